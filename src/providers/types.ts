@@ -1,0 +1,38 @@
+// The one narrow contract between the agent and every LLM API.
+import type { AssistantMessageEvent, LlmMessage, Model, ThinkingLevel } from "../shared/types.js";
+
+/** A tool as the model sees it. `parameters` is a JSON Schema object. */
+export interface LlmTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface LlmContext {
+  systemPrompt: string;
+  messages: LlmMessage[];
+  tools: LlmTool[];
+}
+
+export type ToolChoice = "auto" | "none" | "required" | { type: "tool"; name: string };
+
+export interface StreamOptions {
+  /** Unset means "provider default" (no reasoning parameters sent). */
+  thinkingLevel?: ThinkingLevel;
+  signal?: AbortSignal;
+  apiKey?: string;
+  /** Defaults to min(model.maxTokens, 32000). */
+  maxTokens?: number;
+  temperature?: number;
+  toolChoice?: ToolChoice;
+  /** Provider caching affinity. */
+  sessionId?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Streams one assistant reply. Yields `start`, then content events, then exactly one
+ * terminal `done` or `error` carrying the final message. Never throws once iteration has
+ * begun: failures and aborts are `error` events with `stopReason: "error" | "aborted"`.
+ */
+export type StreamFn = (model: Model, context: LlmContext, options: StreamOptions) => AsyncIterable<AssistantMessageEvent>;

@@ -1,0 +1,44 @@
+// Abort helpers: one AbortSignal per run, passed explicitly.
+
+export const ABORT_MESSAGE = "Request was aborted";
+
+export class AbortError extends Error {
+  constructor(message = ABORT_MESSAGE) {
+    super(message);
+    this.name = "AbortError";
+  }
+}
+
+export function isAbortError(err: unknown): boolean {
+  return err instanceof Error && (err.name === "AbortError" || err instanceof AbortError);
+}
+
+/** Resolves after `ms`, or rejects with AbortError when `signal` fires first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortError());
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A signal that fires when any of `signals` fires. */
+export function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal {
+  const controller = new AbortController();
+  for (const s of signals) {
+    if (!s) continue;
+    if (s.aborted) {
+      controller.abort(s.reason);
+      break;
+    }
+    s.addEventListener("abort", () => controller.abort(s.reason), { once: true });
+  }
+  return controller.signal;
+}

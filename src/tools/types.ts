@@ -1,0 +1,29 @@
+// The tool contract shared by built-ins, extension tools and host tools.
+import type { AgentToolResult } from "../shared/types.js";
+
+export interface ToolContext {
+  /** Absolute working directory of the session. */
+  cwd: string;
+  toolCallId: string;
+  /** Fires on abort (and on a steering interrupt). Non-abortable tools receive a never-firing signal. */
+  signal: AbortSignal;
+  /** Streams a partial result; becomes a `tool_execution_update` event. */
+  onUpdate: (partial: AgentToolResult) => void;
+}
+
+export interface Tool<Args = any> {
+  name: string;
+  label: string;
+  description: string;
+  /** JSON Schema of the arguments (TypeBox schemas are JSON Schema). */
+  parameters: Record<string, unknown>;
+  /** "exclusive" tools wait for earlier calls of the batch and block later ones. Default "shared". */
+  concurrency?: "shared" | "exclusive";
+  nonAbortable?: boolean;
+  /** Registered but not offered to the model unless activated. */
+  hidden?: boolean;
+  /** Where the tool came from; host tools are not wrapped by output truncation. */
+  source?: "builtin" | "extension" | "host";
+  /** Resolves to the result or throws; a thrown error becomes an `isError` result. */
+  execute(args: Args, ctx: ToolContext): Promise<AgentToolResult>;
+}
