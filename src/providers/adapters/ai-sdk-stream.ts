@@ -1,0 +1,103 @@
+// Runs one LanguageModelV3.doStream() call (no `ai` streamText, no SDK retries) and turns it
+// into pith's AssistantMessageEvent stream: `start`, content events, then exactly one `done`
+// or `error`. Never throws once iteration has begun.
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { ABORT_MESSAGE } from "../../shared/abort.js";
+import type { AssistantMessageEvent, Model } from "../../shared/types.js";
+import { thinkingRequest, defaultMaxTokens } from "../thinking-request.js";
+import type { LlmContext, StreamOptions } from "../types.js";
+import { AssistantBuilder, STREAM_ENDED_UNEXPECTEDLY } from "./assistant-builder.js";
+import { convertPrompt, convertToolChoice, convertTools } from "./convert-messages.js";
+import { describeProviderError } from "./http-error.js";
+import type { PartOptions, ReplayCodec } from "./replay.js";
+
+export interface AdapterSpec {
+  codec: ReplayCodec;
+  createModel(model: Model, options: StreamOptions): LanguageModelV3;
+  normalizeToolCallId?: (id: string) => string;
+  /** Provider options that do not depend on thinking (merged under the thinking options). */
+  baseProviderOptions?(model: Model, options: StreamOptions): PartOptions;
+}
+
+
+export function buildCallOptions(spec: AdapterSpec, model: Model, context: LlmContext, options: StreamOptions): LanguageModelV3CallOptions {
+  const thinking = thinkingRequest(model, options.thinkingLevel, options.maxTokens ?? defaultMaxTokens(model));
+  const providerOptions = mergeOptions(spec.baseProviderOptions?.(model, options) ?? {}, thinking.providerOptions);
+  const tools = convertTools(context.tools);
+  const call: LanguageModelV3CallOptions = {
+    prompt: convertPrompt(model, context, { codec: spec.codec, normalizeToolCallId: spec.normalizeToolCallId }),
+    maxOutputTokens: thinking.maxOutputTokens,
+    abortSignal: options.signal,
+  };
+  if (tools.length > 0) call.tools = tools;
+  const toolChoice = convertToolChoice(options.toolChoice);
+  if (toolChoice && tools.length > 0) call.toolChoice = toolChoice;
+  if (options.temperature !== undefined) call.temperature = options.temperature;
+  if (Object.keys(providerOptions).length > 0) call.providerOptions = providerOptions as LanguageModelV3CallOptions["providerOptions"];
+  return call;
+}
+
+function mergeOptions(a: PartOptions, b: Record<string, Record<string, unknown>>): PartOptions {
+  const out: PartOptions = { ...a };
+  for (const [ns, v] of Object.entries(b)) out[ns] = { ...out[ns], ...v };
+  return out;
+}
+
+/** Request headers: the model's configured headers, then the per-call ones. */
+export function requestHeaders(model: Model, options: StreamOptions): Record<string, string> {
+  return { ...model.headers, ...options.headers };
+}
+
+export async function* streamWithAiSdk(
+  spec: AdapterSpec,
+  model: Model,
+  context: LlmContext,
+  options: StreamOptions,
+): AsyncGenerator<AssistantMessageEvent> {
+  const startedAt = Date.now();
+  const builder = new AssistantBuilder(model, spec.codec, startedAt);
+  const signal = options.signal;
+  yield { type: "start", partial: builder.partial };
+  let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
+  const onAbort = () => void reader?.cancel().catch((err: unknown) => void err);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  let failure: unknown;
+  try {
+    if (signal?.aborted) throw new Error(ABORT_MESSAGE);
+    const result = await spec.createModel(model, options).doStream(buildCallOptions(spec, model, context, options));
+    reader = result.stream.getReader();
+    if (signal?.aborted) onAbort();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (value.type === "error") {
+        failure = value.error;
+        break;
+      }
+      for (const event of builder.handle(value)) yield event;
+      if (signal?.aborted) break;
+    }
+  } catch (err) {
+    failure = err;
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+  if (failure !== undefined && reader) void reader.cancel().catch((err: unknown) => void err);
+  yield terminal(builder, signal, failure);
+}
+
+function terminal(builder: AssistantBuilder, signal: AbortSignal | undefined, failure: unknown): AssistantMessageEvent {
+  if (signal?.aborted) {
+    return { type: "error", reason: "aborted", error: builder.finalMessage("aborted", { errorMessage: ABORT_MESSAGE }) };
+  }
+  if (failure !== undefined) {
+    const info = describeProviderError(failure);
+    if (/stream ended without/i.test(info.message)) info.message = `${STREAM_ENDED_UNEXPECTEDLY} (${info.message})`;
+    const extra = info.retryAfterMs !== undefined ? { providerPayload: { retryAfterMs: info.retryAfterMs } } : {};
+    return { type: "error", reason: "error", error: builder.finalMessage("error", { errorMessage: info.message, ...extra }) };
+  }
+  const finish = builder.finish;
+  if (!finish) return { type: "error", reason: "error", error: builder.finalMessage("error", { errorMessage: STREAM_ENDED_UNEXPECTEDLY }) };
+  if ("error" in finish) return { type: "error", reason: "error", error: builder.finalMessage("error", { errorMessage: finish.error }) };
+  return { type: "done", reason: finish.reason, message: builder.finalMessage(finish.reason) };
+}
