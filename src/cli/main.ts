@@ -1,2 +1,64 @@
-// Entry point placeholder: replaced by the composition root.
-process.stdout.write(JSON.stringify({ type: "ready", version: "0.1.0" }) + "\n");
+// pith's entry point: argv and environment in, a mode out. The only place that reads
+// process.env and argv.
+import { releaseAllLocks } from "../session/store/lock.js";
+import { killAllProcessGroups } from "../tools/ops/process-groups.js";
+import { errorMessage } from "../shared/errors.js";
+import { CliError, HELP_TEXT, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
+import { loadSettings, applyRpcOverrides } from "./settings.js";
+import { pithHomeOf, type Environment } from "./compose.js";
+import { VERSION, runRpcMode } from "./modes/rpc.js";
+import { runPrintMode } from "./modes/print.js";
+import path from "node:path";
+
+async function main(argv: string[]): Promise<number> {
+  const env: Environment = { env: process.env, cwd: process.cwd(), log: (m) => process.stderr.write(m.endsWith("\n") ? m : m + "\n") };
+  let args;
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    if (err instanceof CliError) {
+      process.stderr.write(`${err.message}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  }
+  if (args.help) {
+    process.stdout.write(HELP_TEXT);
+    return 0;
+  }
+  if (args.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const mode = resolveMode(args, { stdinIsTTY: process.stdin.isTTY === true });
+  const pithHome = pithHomeOf(env.env);
+  const cwd = args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd;
+  let settings = loadSettings({
+    globalPath: path.join(pithHome, "settings.json"),
+    projectPath: path.join(cwd, ".pith", "settings.json"),
+    warn: env.log,
+  });
+  if (mode === "rpc") {
+    rejectFileArgsInRpc(args);
+    settings = applyRpcOverrides(settings);
+    return runRpcMode(args, settings, env);
+  }
+  return runPrintMode(args, settings, env, mode);
+}
+
+process.on("exit", () => {
+  killAllProcessGroups();
+  releaseAllLocks();
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+    // Let stdout drain, then leave even if a stray handle (a timer, a child) is still open.
+    setTimeout(() => process.exit(code), 50).unref();
+  },
+  (err) => {
+    process.stderr.write(`Error: ${errorMessage(err)}\n`);
+    process.exit(1);
+  },
+);

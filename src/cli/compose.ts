@@ -1,0 +1,126 @@
+// The composition root: from parsed argv, environment and settings files to a ready
+// AgentSession. Nothing below src/cli reads process.env or argv.
+import { mkdirSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import path from "node:path";
+import { createModelRegistry, type ModelRegistry } from "../providers/models/registry.js";
+import { streamAssistant } from "../providers/stream.js";
+import { AgentSession } from "../session/agent-session.js";
+import { discoverContextFiles } from "../session/context-files.js";
+import type { SessionSettings } from "../session/settings.js";
+import { buildSystemPrompt, resolvePromptArg } from "../session/system-prompt.js";
+import { SessionStore } from "../session/store/session-store.js";
+import { findMostRecentSession, resolveSessionArg, sessionDirFor } from "../session/store/layout.js";
+import { PithError } from "../shared/errors.js";
+import type { Model, ThinkingLevel } from "../shared/types.js";
+import { createBuiltinTools, findOnPath, selectTools } from "../tools/index.js";
+import type { ParsedArgs } from "./args.js";
+import { toSessionSettings, type Settings } from "./settings.js";
+
+export interface Environment {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  log(message: string): void;
+}
+
+export function pithHomeOf(env: Record<string, string | undefined>): string {
+  return env.PITH_HOME && env.PITH_HOME.trim() ? path.resolve(env.PITH_HOME) : path.join(homedir(), ".pith");
+}
+
+export interface Composed {
+  session: AgentSession;
+  registry: ModelRegistry;
+  pithHome: string;
+}
+
+/** Builds the session for any mode. `requireModel` (print/json) fails early without a model. */
+export async function composeSession(args: ParsedArgs, settings: Settings, e: Environment): Promise<Composed> {
+  const cwd = args.cwd ? path.resolve(e.cwd, args.cwd) : e.cwd;
+  const pithHome = pithHomeOf(e.env);
+  const registry = createModelRegistry({
+    pithHome,
+    env: e.env,
+    warn: e.log,
+    cliApiKey: args.apiKey,
+    cliProvider: args.provider,
+    cwd,
+  });
+  const sessionSettings: SessionSettings = toSessionSettings(settings);
+  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
+  const store = openStore(args, sessionDir, cwd);
+  for (const w of store.warnings) e.log(w);
+  const model = pickModel(args, settings, registry);
+  const thinking = args.thinking ?? (settings.defaultThinkingLevel as ThinkingLevel | undefined);
+  const contextFiles = await discoverContextFiles({ cwd, pithHome });
+  const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
+  const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
+  const tempDir = path.join(tmpdir(), "pith");
+  mkdirSync(tempDir, { recursive: true });
+  const rgPath = findOnPath("rg", e.env.PATH);
+  const scoped = (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m);
+  const session: AgentSession = new AgentSession({
+    cwd,
+    pithHome,
+    settings: sessionSettings,
+    registry,
+    stream: streamAssistant,
+    store,
+    sessionDir,
+    createTools: (todos) => {
+      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages: () => session.model?.input.includes("image") ?? true });
+      return selectTools(all, { allow: args.tools, none: args.noTools });
+    },
+    buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
+    initialModel: model,
+    initialThinkingLevel: thinking,
+    scopedModels: scoped,
+    tempDir,
+    log: e.log,
+  });
+  return { session, registry, pithHome };
+}
+
+function openStore(args: ParsedArgs, sessionDir: string | undefined, cwd: string): SessionStore {
+  if (!sessionDir) return SessionStore.inMemory({ cwd });
+  if (args.session) {
+    const file = resolveSessionArg(args.session, sessionDir);
+    if (!file) throw new PithError("not_found", `Session not found: ${args.session}`);
+    return SessionStore.open(file, { cwd });
+  }
+  if (args.continue) {
+    const recent = findMostRecentSession(sessionDir);
+    if (recent) return SessionStore.open(recent, { cwd });
+  }
+  mkdirSync(sessionDir, { recursive: true });
+  return SessionStore.create({ sessionDir, cwd });
+}
+
+/** `provider/id`, or an id searched across providers. */
+function resolveSelector(registry: ModelRegistry, selector: string): Model | undefined {
+  const slash = selector.indexOf("/");
+  if (slash > 0) {
+    const provider = selector.slice(0, slash);
+    const id = selector.slice(slash + 1);
+    return registry.find(provider, id) ?? registry.resolve(provider, id);
+  }
+  return registry.all().find((m) => m.id === selector);
+}
+
+function pickModel(args: ParsedArgs, settings: Settings, registry: ModelRegistry): Model | undefined {
+  if (args.provider && args.model) {
+    const model = registry.find(args.provider, args.model) ?? registry.resolve(args.provider, args.model);
+    if (!model) throw new PithError("config", `Model not found: ${args.provider}/${args.model}`);
+    return model;
+  }
+  if (args.model) {
+    const model = resolveSelector(registry, args.model);
+    if (!model) throw new PithError("config", `Model not found: ${args.model}`);
+    return model;
+  }
+  if (args.provider) {
+    const model = registry.available().find((m) => m.provider === args.provider);
+    if (!model) throw new PithError("config", `No available model for provider ${args.provider}`);
+    return model;
+  }
+  return registry.defaultModel({ defaultProvider: settings.defaultProvider, defaultModel: settings.defaultModel });
+}

@@ -1,0 +1,14 @@
+// The command table: one handler per protocol command type.
+import * as models from "./models.js";
+import * as prompting from "./prompting.js";
+import * as sessions from "./sessions.js";
+import * as state from "./state.js";
+import * as tools from "./tools.js";
+import type { CommandTable } from "./types.js";
+
+export const COMMANDS: CommandTable = { ...prompting, ...state, ...models, ...sessions, ...tools };
+
+/** Commands answered at once even while a long command (bash, compact, …) is running. */
+export const CONTROL_COMMANDS: ReadonlySet<string> = new Set(["abort", "abort_bash", "abort_retry", "get_state"]);
+
+export type { CommandContext } from "./types.js";

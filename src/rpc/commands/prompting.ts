@@ -1,0 +1,39 @@
+// prompt, steer, follow_up, abort, abort_and_prompt (spec/protocol.md §3.1–3.5).
+import type { CommandHandler, CommandContext } from "./types.js";
+import type { ImageContent } from "../../shared/types.js";
+
+/** Starts a prompt: resolves (ack) once pre-flight passed; later failures become a second response. */
+async function startPrompt(
+  ctx: CommandContext,
+  command: "prompt" | "abort_and_prompt",
+  id: string | number | undefined,
+  message: string,
+  images: ImageContent[] | undefined,
+  streamingBehavior?: "steer" | "followUp",
+): Promise<undefined> {
+  const handle = ctx.session.prompt(message, { images, streamingBehavior });
+  await handle.accepted;
+  handle.done.catch((err) => ctx.lateError(command, id, err));
+  return undefined;
+}
+
+export const prompt: CommandHandler<"prompt"> = (cmd, ctx) =>
+  startPrompt(ctx, "prompt", cmd.id, cmd.message, cmd.images, cmd.streamingBehavior);
+
+export const steer: CommandHandler<"steer"> = (cmd, ctx) => {
+  ctx.session.steer(cmd.message, cmd.images);
+};
+
+export const follow_up: CommandHandler<"follow_up"> = (cmd, ctx) => {
+  ctx.session.followUp(cmd.message, cmd.images);
+};
+
+export const abort: CommandHandler<"abort"> = async (_cmd, ctx) => {
+  ctx.session.rt.compactor.abort();
+  await ctx.session.abort();
+};
+
+export const abort_and_prompt: CommandHandler<"abort_and_prompt"> = async (cmd, ctx) => {
+  await ctx.session.abort();
+  return startPrompt(ctx, "abort_and_prompt", cmd.id, cmd.message, cmd.images);
+};

@@ -1,0 +1,201 @@
+// Applies compaction to the session (spec/engine.md §4): manual `compact`, the threshold
+// check after a run and before a prompt, and overflow recovery. The cut point and the summary
+// come from ./compaction/; this file decides when, records the entry and rebuilds context.
+import { PithError, errorMessage } from "../shared/errors.js";
+import type { AgentMessage, AssistantMessage, CompactionResult, Model } from "../shared/types.js";
+import type { AgentSession } from "./agent-session.js";
+import { runCompaction } from "./compaction/compact.js";
+import type { CompactionItem } from "./compaction/cut-point.js";
+import { isContextOverflow } from "./compaction/overflow.js";
+import { prepareCompaction } from "./compaction/prepare.js";
+import { shouldCompact, usageTokens } from "./compaction/tokens.js";
+import type { Continuation } from "./run-controller.js";
+import type { SessionDeps } from "./session-deps.js";
+import type { SessionRuntime } from "./session-runtime.js";
+import { customMessageOf, type SessionEntry } from "./store/entry-types.js";
+
+export const CONTINUE_PROMPT = "Continue if you have next steps.";
+
+export class Compactor {
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly session: AgentSession,
+    private readonly rt: SessionRuntime,
+    private readonly deps: SessionDeps,
+  ) {}
+
+  get isCompacting(): boolean {
+    return this.controller !== undefined;
+  }
+
+  /** Cancels a running compaction; the session stays exactly as it was. */
+  abort(): void {
+    this.controller?.abort();
+  }
+
+  /** Manual `compact`: summarise with the current model; no auto_compaction events. */
+  async compact(customInstructions?: string): Promise<CompactionResult> {
+    await this.session.abort();
+    const model = this.rt.requireModel();
+    const apiKey = await this.rt.requireApiKey(model);
+    const path = this.rt.store.branch();
+    if (path.length > 0 && path[path.length - 1].type === "compaction") throw new PithError("invalid_request", "Already compacted");
+    return this.session.runs.busy(() => this.summarizeAndApply(model, apiKey, path, customInstructions));
+  }
+
+  /** Pre-flight of a prompt: the previous reply may already have left the context too large. */
+  async beforePrompt(signal: AbortSignal): Promise<void> {
+    const last = lastAssistant(this.rt.messages);
+    if (!last || !this.session.autoCompactionEnabled || !this.rt.model) return;
+    const overflow = isContextOverflow(last, this.rt.model.contextWindow);
+    if (overflow && last.stopReason === "error") {
+      this.rt.dropTrailingError();
+      await this.auto("overflow", signal);
+      return;
+    }
+    if (last.stopReason !== "error" && this.overThreshold(last)) await this.auto("threshold", signal);
+  }
+
+  /** After a run: overflow recovery (retry after compaction) or threshold compaction. */
+  async afterRun(last: AssistantMessage | undefined, overflow: boolean, signal: AbortSignal): Promise<Continuation | undefined> {
+    if (!last || !this.rt.model || !this.session.autoCompactionEnabled) return undefined;
+    if (overflow && last.stopReason === "error") {
+      this.rt.dropTrailingError();
+      const ok = await this.auto("overflow", signal);
+      if (!ok || signal.aborted) return { kind: "stop" };
+      this.rt.dropTrailingError();
+      return { kind: "continue", prompts: [] };
+    }
+    if (last.stopReason === "error" || last.stopReason === "aborted" || !this.overThreshold(last)) return undefined;
+    const ok = await this.auto("threshold", signal);
+    if (!ok || signal.aborted) return { kind: "stop" };
+    if (!this.session.settings.compaction.autoContinue) return undefined;
+    return { kind: "continue", prompts: [{ role: "developer", content: CONTINUE_PROMPT, attribution: "agent", timestamp: Date.now() }] };
+  }
+
+  private overThreshold(last: AssistantMessage): boolean {
+    const model = this.rt.model as Model;
+    return shouldCompact(usageTokens(last.usage), model.contextWindow, this.session.settings.compaction);
+  }
+
+  /** One automatic compaction with its start/end events. Resolves true on success. */
+  private async auto(reason: "threshold" | "overflow", signal: AbortSignal): Promise<boolean> {
+    const willRetry = reason === "overflow";
+    this.session.emit({ type: "auto_compaction_start", reason, action: "context-full" });
+    const end = (fields: { result?: CompactionResult; aborted?: boolean; errorMessage?: string; skipped?: boolean }) =>
+      this.session.emit({
+        type: "auto_compaction_end",
+        action: "context-full",
+        aborted: fields.aborted ?? false,
+        willRetry: fields.result ? willRetry : false,
+        ...fields,
+      });
+    const model = this.rt.model;
+    const path = this.rt.store.branch();
+    if (!model || (path.length > 0 && path[path.length - 1].type === "compaction")) {
+      end({ skipped: true });
+      return false;
+    }
+    try {
+      const apiKey = await this.rt.requireApiKey(model);
+      const result = await this.summarizeAndApply(model, apiKey, path, undefined, signal);
+      end({ result });
+      return true;
+    } catch (err) {
+      if (err instanceof PithError && err.code === "aborted") end({ aborted: true });
+      else if (err instanceof PithError && err.message.startsWith("Nothing to compact")) end({ skipped: true });
+      else {
+        const prefix = willRetry ? "Context overflow recovery failed: " : "Auto-compaction failed: ";
+        end({ errorMessage: prefix + errorMessage(err) });
+      }
+      return false;
+    }
+  }
+
+  private async summarizeAndApply(
+    model: Model,
+    apiKey: string | undefined,
+    path: SessionEntry[],
+    customInstructions: string | undefined,
+    outer?: AbortSignal,
+  ): Promise<CompactionResult> {
+    const { items, previous } = contextItems(path);
+    const prep = prepareCompaction(items, previous, { keepRecentTokens: this.session.settings.compaction.keepRecentTokens });
+    if (!prep) throw new PithError("invalid_request", "Nothing to compact (session too small)");
+    const controller = new AbortController();
+    this.controller = controller;
+    const onOuter = () => controller.abort();
+    outer?.addEventListener("abort", onOuter, { once: true });
+    try {
+      const result = await runCompaction(prep, {
+        stream: this.deps.stream,
+        model,
+        apiKey,
+        signal: controller.signal,
+        customInstructions,
+        reserveTokens: this.session.settings.compaction.reserveTokens,
+      });
+      if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
+      this.rt.store.appendCompaction({
+        summary: result.summary,
+        shortSummary: result.shortSummary,
+        firstKeptEntryId: result.firstKeptEntryId,
+        tokensBefore: result.tokensBefore,
+        details: result.details,
+      });
+      this.rt.loadFromStore();
+      return result;
+    } catch (err) {
+      if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
+      throw err;
+    } finally {
+      outer?.removeEventListener("abort", onOuter);
+      this.controller = undefined;
+    }
+  }
+}
+
+/** The branch's context messages with their entry ids (the compaction summary first, if any). */
+function contextItems(path: SessionEntry[]): { items: CompactionItem[]; previous?: { summary?: string; details?: unknown } } {
+  let compactionAt = -1;
+  for (let i = path.length - 1; i >= 0; i--) {
+    if (path[i].type === "compaction") {
+      compactionAt = i;
+      break;
+    }
+  }
+  const items: CompactionItem[] = [];
+  const push = (from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const m = messageOf(path[i]);
+      if (m) items.push({ id: path[i].id, message: m });
+    }
+  };
+  if (compactionAt === -1) {
+    push(0, path.length);
+    return { items };
+  }
+  const c = path[compactionAt];
+  if (c.type !== "compaction") return { items };
+  items.push({ id: c.id, message: { role: "compactionSummary", summary: c.summary, tokensBefore: c.tokensBefore, timestamp: 0 } });
+  const firstKept = Math.max(0, path.findIndex((e) => e.id === c.firstKeptEntryId));
+  push(firstKept, compactionAt);
+  push(compactionAt + 1, path.length);
+  return { items, previous: { summary: c.summary, details: c.details } };
+}
+
+function messageOf(e: SessionEntry): AgentMessage | undefined {
+  if (e.type === "message") return e.message;
+  if (e.type === "custom_message") return customMessageOf(e);
+  if (e.type === "branch_summary") return { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: 0 };
+  return undefined;
+}
+
+function lastAssistant(messages: AgentMessage[]): AssistantMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === "assistant") return m;
+  }
+  return undefined;
+}

@@ -1,0 +1,154 @@
+// The parts of a prompt run that come from optional subsystems: extension commands and hooks,
+// the eager todo prelude, todo reminders, and TTSR stream rules.
+import type { AgentEvent, AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, UserMessage } from "../shared/types.js";
+import type { Tool, ToolOutcome } from "../tools/types.js";
+import type { AgentSession } from "./agent-session.js";
+import type { Continuation } from "./run-controller.js";
+import type { SessionDeps } from "./session-deps.js";
+import type { SessionRuntime } from "./session-runtime.js";
+import { TodoReminder, eagerPreludeMessage, shouldUseEagerPrelude } from "./todos/index.js";
+import { TtsrMatcher, buildTtsrInjection, loadTtsrRules } from "./ttsr/index.js";
+import type { TtsrRule } from "../shared/types.js";
+
+const COMMAND_RE = /^\/([^\s/]+)(?:\s|$)/;
+
+export class PromptExtras {
+  /** A `before_agent_start` handler may replace the system prompt for one prompt. */
+  systemPromptOverride: string | undefined;
+  private readonly reminder: TodoReminder;
+  private readonly ttsr: TtsrMatcher | undefined;
+  private ttsrRules: TtsrRule[] | undefined;
+  private extensionChain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly session: AgentSession,
+    private readonly rt: SessionRuntime,
+    private readonly deps: SessionDeps,
+  ) {
+    const todo = session.settings.todo;
+    this.reminder = new TodoReminder({ enabled: todo.enabled && todo.reminders, max: todo.remindersMax });
+    if (session.settings.ttsr.enabled) {
+      const rules = loadTtsrRules({ pithHome: deps.pithHome, cwd: deps.cwd, warn: (m) => deps.log(m) });
+      if (rules.length > 0) this.ttsr = new TtsrMatcher(rules);
+    }
+  }
+
+  // ── extension commands ──────────────────────────────────────────────────────
+
+  commandName(text: string): string | undefined {
+    const ext = this.deps.extensions;
+    if (!ext) return undefined;
+    const m = COMMAND_RE.exec(text);
+    if (!m) return undefined;
+    return ext.commands().some((c) => c.name === m[1]) ? m[1] : undefined;
+  }
+  isExtensionCommand(text: string): boolean {
+    return this.commandName(text) !== undefined;
+  }
+  async runExtensionCommand(text: string): Promise<void> {
+    await this.deps.extensions?.runCommand(text);
+  }
+
+  // ── prompt assembly ─────────────────────────────────────────────────────────
+
+  resetForPrompt(): void {
+    this.reminder.reset();
+    this.ttsr?.resetForPrompt();
+    this.systemPromptOverride = undefined;
+  }
+
+  /** [eager prelude] + user message + pending next-turn messages + extension messages. */
+  async assemblePrompt(user: UserMessage, _signal: AbortSignal): Promise<AgentMessage[]> {
+    const prompts: AgentMessage[] = [];
+    const todo = this.session.settings.todo;
+    const text = typeof user.content === "string" ? user.content : user.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    const eager = shouldUseEagerPrelude({
+      enabled: todo.enabled,
+      eager: todo.eager,
+      todos: this.rt.todos.get(),
+      messages: this.rt.messages,
+      promptText: text,
+      hasTodoTool: this.rt.activeTools().some((t) => t.name === "todo_write"),
+    });
+    if (eager) prompts.push(eagerPreludeMessage());
+    prompts.push(user);
+    prompts.push(...this.session.queues.takeNextTurn());
+    const ext = this.deps.extensions;
+    if (ext?.hasHandlers("before_agent_start")) {
+      const images = Array.isArray(user.content) ? user.content.filter((b) => b.type === "image") : [];
+      const outcome = await ext.emit({ type: "before_agent_start", prompt: text, images, systemPrompt: this.rt.systemPrompt });
+      for (const m of outcome?.messages ?? []) prompts.push({ role: "custom", ...m, timestamp: Date.now() });
+      if (outcome?.systemPrompt !== undefined) this.systemPromptOverride = outcome.systemPrompt;
+    }
+    return prompts;
+  }
+
+  // ── extension hooks inside the loop ─────────────────────────────────────────
+
+  async transformContext(messages: AgentMessage[], _signal: AbortSignal): Promise<AgentMessage[]> {
+    const result = await this.deps.extensions?.emit({ type: "context", messages: [...messages] });
+    return result?.messages ?? messages;
+  }
+
+  wrapToolExecution(call: ToolCall, tool: Tool, run: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
+    const ext = this.deps.extensions;
+    return ext ? ext.wrapToolExecution(call, tool, run) : run();
+  }
+
+  /** Delivers an agent/session event to extensions in order, without blocking the loop. */
+  forwardToExtensions(event: Parameters<AgentSession["emit"]>[0]): void {
+    const ext = this.deps.extensions;
+    if (!ext || !ext.hasHandlers(event.type)) return;
+    this.extensionChain = this.extensionChain.then(() => ext.emit(event as never));
+  }
+
+  onToolResult(_message: ToolResultMessage): void {
+    // todo_write updates the todo state itself through TodoAccess.
+  }
+
+  // ── TTSR ────────────────────────────────────────────────────────────────────
+
+  /** Feeds streamed deltas to the rule matcher; true aborts the stream. */
+  onAssistantUpdate(event: AgentEvent & { type: "message_update" }): boolean {
+    const matcher = this.ttsr;
+    if (!matcher) return false;
+    const e = event.assistantMessageEvent;
+    if (e.type === "text_start" && e.contentIndex === 0) matcher.resetStream();
+    let fired: TtsrRule[] | undefined;
+    if (e.type === "text_delta") fired = matcher.feed("text", e.delta);
+    else if (e.type === "thinking_delta") fired = matcher.feed("thinking", e.delta);
+    else if (e.type === "toolcall_delta") fired = matcher.feed("toolcall", e.delta);
+    if (!fired || fired.length === 0) return false;
+    this.ttsrRules = fired;
+    return true;
+  }
+
+  /** After a run cut by a rule: announce, discard the partial reply, inject the rule, continue. */
+  takeTtsrContinuation(last: AssistantMessage | undefined): Continuation | undefined {
+    const rules = this.ttsrRules;
+    if (!rules) return undefined;
+    this.ttsrRules = undefined;
+    this.session.emit({ type: "ttsr_triggered", rules });
+    const msgs = this.rt.messages;
+    // Drop the interrupted reply and its synthetic tool results from the live context.
+    while (msgs.length > 0 && msgs[msgs.length - 1] !== last && msgs[msgs.length - 1].role === "toolResult") msgs.pop();
+    if (msgs[msgs.length - 1] === last) msgs.pop();
+    const injection = buildTtsrInjection(rules);
+    msgs.push(injection);
+    this.rt.persist(injection);
+    return { kind: "continue", prompts: [] };
+  }
+
+  // ── todo reminders ──────────────────────────────────────────────────────────
+
+  todoReminder(last: AssistantMessage): Continuation | undefined {
+    if (last.stopReason !== "stop" && last.stopReason !== "length") return undefined;
+    if (last.content.some((b) => b.type === "toolCall")) return undefined;
+    const next = this.reminder.next(last, this.rt.todos.get());
+    if (!next) return undefined;
+    this.session.emit(next.event);
+    this.rt.messages.push(next.message);
+    this.rt.persist(next.message);
+    return { kind: "continue", prompts: [] };
+  }
+}

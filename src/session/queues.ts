@@ -1,0 +1,80 @@
+// The steering and follow-up queues (spec/protocol.md §7.3, §7.7). FIFO, with a dequeue
+// mode each; "next turn" holds hidden messages waiting for the next prompt.
+import type { AgentMessage, UserContent, UserMessage } from "../shared/types.js";
+
+export type QueueMode = "all" | "one-at-a-time";
+
+export class MessageQueues {
+  steeringMode: QueueMode;
+  followUpMode: QueueMode;
+  private steering: AgentMessage[] = [];
+  private followUps: AgentMessage[] = [];
+  private nextTurn: AgentMessage[] = [];
+
+  constructor(modes: { steeringMode: QueueMode; followUpMode: QueueMode }) {
+    this.steeringMode = modes.steeringMode;
+    this.followUpMode = modes.followUpMode;
+  }
+
+  steer(message: AgentMessage): void {
+    this.steering.push(message);
+  }
+  followUp(message: AgentMessage): void {
+    this.followUps.push(message);
+  }
+  /** Hidden messages delivered with the next prompt (e.g. a todo_write error reminder). */
+  addNextTurn(message: AgentMessage): void {
+    this.nextTurn.push(message);
+  }
+
+  pollSteering(): AgentMessage[] {
+    return take(this.steering, this.steeringMode);
+  }
+  pollFollowUps(): AgentMessage[] {
+    return take(this.followUps, this.followUpMode);
+  }
+  takeNextTurn(): AgentMessage[] {
+    return this.nextTurn.splice(0);
+  }
+
+  get count(): number {
+    return this.steering.length + this.followUps.length + this.nextTurn.length;
+  }
+  get hasSteering(): boolean {
+    return this.steering.length > 0;
+  }
+  get hasFollowUps(): boolean {
+    return this.followUps.length > 0;
+  }
+  /** Texts of queued steering and follow-up messages (pi's `queue_update` view). */
+  texts(): { steering: string[]; followUp: string[] } {
+    return { steering: this.steering.map(textOf), followUp: this.followUps.map(textOf) };
+  }
+
+  clear(): void {
+    this.steering = [];
+    this.followUps = [];
+    this.nextTurn = [];
+  }
+}
+
+function take(queue: AgentMessage[], mode: QueueMode): AgentMessage[] {
+  if (queue.length === 0) return [];
+  return mode === "one-at-a-time" ? queue.splice(0, 1) : queue.splice(0);
+}
+
+function textOf(message: AgentMessage): string {
+  if (!("content" in message)) return "";
+  const content = message.content;
+  if (typeof content === "string") return content;
+  const text = (content as UserContent[])
+    .filter((b) => b.type === "text")
+    .map((b) => (b as { text: string }).text)
+    .join("");
+  return text || "[Image]";
+}
+
+/** A user message as prompts, steers and follow-ups create it. */
+export function userMessage(text: string, images: UserContent[] = [], now = Date.now()): UserMessage {
+  return { role: "user", content: [{ type: "text", text }, ...images], attribution: "user", timestamp: now };
+}
