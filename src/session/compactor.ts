@@ -178,7 +178,7 @@ function contextItems(path: SessionEntry[]): { items: CompactionItem[]; previous
   }
   const c = path[compactionAt];
   if (c.type !== "compaction") return { items };
-  items.push({ id: c.id, message: { role: "compactionSummary", summary: c.summary, tokensBefore: c.tokensBefore, timestamp: 0 } });
+  items.push({ id: c.id, message: { role: "compactionSummary", summary: c.summary, tokensBefore: c.tokensBefore, timestamp: Date.parse(c.timestamp) || 0 } });
   const firstKept = Math.max(0, path.findIndex((e) => e.id === c.firstKeptEntryId));
   push(firstKept, compactionAt);
   push(compactionAt + 1, path.length);
@@ -188,7 +188,7 @@ function contextItems(path: SessionEntry[]): { items: CompactionItem[]; previous
 function messageOf(e: SessionEntry): AgentMessage | undefined {
   if (e.type === "message") return e.message;
   if (e.type === "custom_message") return customMessageOf(e);
-  if (e.type === "branch_summary") return { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: 0 };
+  if (e.type === "branch_summary") return { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: Date.parse(e.timestamp) || 0 };
   return undefined;
 }
 

@@ -2,7 +2,7 @@
 // `auto_retry_start` / `auto_retry_end`, and `abort_retry` cancelling a sleeping backoff.
 import { anySignal, isAbortError, sleep } from "../shared/abort.js";
 import type { AssistantMessage, SessionEvent } from "../shared/types.js";
-import { isRetryableError, retryAfterFrom, retryDelayMs } from "./retry-policy.js";
+import { isRetryableError, retryAfterExceedsMax, retryAfterFrom, retryDelayMs } from "./retry-policy.js";
 
 export interface RetrySettings {
   enabled: boolean;
@@ -44,7 +44,14 @@ export class RetryController {
       this.attempt = 0;
       return false;
     }
-    const delayMs = retryDelayMs(this.attempt, settings, retryAfterFrom(last));
+    const retryAfter = retryAfterFrom(last);
+    if (retryAfter !== undefined && retryAfterExceedsMax(retryAfter, settings)) {
+      // The server asks for a longer wait than we are willing to sleep: the error stands.
+      this.emit({ type: "auto_retry_end", success: false, attempt: this.attempt, finalError: last.errorMessage });
+      this.attempt = 0;
+      return false;
+    }
+    const delayMs = retryDelayMs(this.attempt, settings, retryAfter);
     this.emit({
       type: "auto_retry_start",
       attempt: this.attempt,
