@@ -1,0 +1,69 @@
+// get_session_stats (protocol §4.8, engine §1.9.7): counts and usage over the in-memory context.
+import type { AgentMessage, Usage } from "../shared/types.js";
+
+export interface SessionStats {
+  /** Absent for in-memory sessions. */
+  sessionFile?: string;
+  sessionId: string;
+  /** Role "user" only (not developer/custom). */
+  userMessages: number;
+  /** Including error/aborted ones. */
+  assistantMessages: number;
+  /** toolCall blocks across assistant messages. */
+  toolCalls: number;
+  toolResults: number;
+  /** All context messages, any role. */
+  totalMessages: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  premiumRequests: number;
+  /** USD */
+  cost: number;
+}
+
+/** Usage reported by a sub-agent (`task`) tool result in `details.usage`, if well-formed. */
+function taskUsage(details: unknown): Partial<Usage> | undefined {
+  if (details === null || typeof details !== "object") return undefined;
+  const usage = (details as { usage?: unknown }).usage;
+  return usage !== null && typeof usage === "object" ? (usage as Partial<Usage>) : undefined;
+}
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+
+/** Sum counts and usage of `messages`; token/cost totals include `task` tool results' `details.usage`. */
+export function computeSessionStats(messages: readonly AgentMessage[], ids: { sessionFile?: string; sessionId: string }): SessionStats {
+  const stats: SessionStats = {
+    sessionId: ids.sessionId,
+    userMessages: 0,
+    assistantMessages: 0,
+    toolCalls: 0,
+    toolResults: 0,
+    totalMessages: messages.length,
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    premiumRequests: 0,
+    cost: 0,
+  };
+  if (ids.sessionFile !== undefined) stats.sessionFile = ids.sessionFile;
+  const add = (u: Partial<Usage>): void => {
+    stats.tokens.input += num(u.input);
+    stats.tokens.output += num(u.output);
+    stats.tokens.cacheRead += num(u.cacheRead);
+    stats.tokens.cacheWrite += num(u.cacheWrite);
+    stats.premiumRequests += num(u.premiumRequests);
+    stats.cost += num(u.cost?.total);
+  };
+  for (const m of messages) {
+    if (m.role === "user") stats.userMessages++;
+    else if (m.role === "assistant") {
+      stats.assistantMessages++;
+      for (const block of m.content) if (block.type === "toolCall") stats.toolCalls++;
+      add(m.usage);
+    } else if (m.role === "toolResult") {
+      stats.toolResults++;
+      const u = m.toolName === "task" ? taskUsage(m.details) : undefined;
+      if (u) add(u);
+    }
+  }
+  const t = stats.tokens;
+  t.total = t.input + t.output + t.cacheRead + t.cacheWrite;
+  return stats;
+}

@@ -1,0 +1,69 @@
+// The LLM-facing context of the current branch (engine.md §1.7): one pass over the leaf's path.
+import type { AgentMessage, ThinkingLevel } from "../../shared/types.js";
+import { customMessageOf, type SessionEntry } from "./entry-types.js";
+
+export interface SessionContext {
+  /** What the agent starts from: a compaction summary first when the path has a compaction. */
+  messages: AgentMessage[];
+  /** The latest `model_change` or assistant message on the path. */
+  model?: { provider: string; modelId: string };
+  /** The latest `thinking_level_change` on the path (`null` read as "off"); undefined when none. */
+  thinkingLevel?: ThinkingLevel;
+}
+
+/** The message an entry contributes to the context, if any. */
+function contribution(e: SessionEntry): AgentMessage | undefined {
+  switch (e.type) {
+    case "message":
+      return e.message;
+    case "custom_message":
+      return customMessageOf(e);
+    case "branch_summary":
+      return e.summary ? { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: Date.parse(e.timestamp) || 0 } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Build the context from a root-to-leaf path. Linear in the path length. */
+export function buildContextFromPath(path: readonly SessionEntry[]): SessionContext {
+  const ctx: SessionContext = { messages: [] };
+  let compactionAt = -1;
+  path.forEach((e, i) => {
+    if (e.type === "thinking_level_change") ctx.thinkingLevel = e.thinkingLevel ?? "off";
+    else if (e.type === "model_change") ctx.model = { provider: e.provider, modelId: e.modelId };
+    else if (e.type === "message" && e.message.role === "assistant") {
+      ctx.model = { provider: e.message.provider, modelId: e.message.model };
+    } else if (e.type === "compaction") compactionAt = i;
+  });
+  const push = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) {
+      const m = contribution(path[i]);
+      if (m) ctx.messages.push(m);
+    }
+  };
+  if (compactionAt === -1) {
+    push(0, path.length);
+    return ctx;
+  }
+  const c = path[compactionAt];
+  if (c.type !== "compaction") return ctx;
+  const summary: AgentMessage = { role: "compactionSummary", summary: c.summary, tokensBefore: c.tokensBefore, timestamp: Date.parse(c.timestamp) || 0 };
+  if (c.shortSummary !== undefined) summary.shortSummary = c.shortSummary;
+  ctx.messages.push(summary);
+  let firstKept = compactionAt;
+  for (let i = 0; i < compactionAt; i++) {
+    if (path[i].id === c.firstKeptEntryId) {
+      firstKept = i;
+      break;
+    }
+  }
+  push(firstKept, compactionAt);
+  push(compactionAt + 1, path.length);
+  return ctx;
+}
+
+/** The context of `store`'s current leaf. */
+export function buildSessionContext(store: { branch(): SessionEntry[] }): SessionContext {
+  return buildContextFromPath(store.branch());
+}

@@ -1,0 +1,89 @@
+// Where session files live: PITH_HOME/sessions/<cwd-slug>/<timestamp>_<id>.jsonl (engine.md §1.1).
+import fs from "node:fs";
+import path from "node:path";
+import { PithError, errorMessage } from "../../shared/errors.js";
+
+/** pi's legacy per-cwd folder name: `--<abs cwd, leading separator dropped, / \ : → ->--`. */
+export function cwdSlug(cwd: string): string {
+  const abs = path.resolve(cwd);
+  return `--${abs.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+}
+
+/** `<pithHome>/sessions/<cwdSlug(cwd)>`. */
+export function sessionDirFor(pithHome: string, cwd: string): string {
+  return path.join(pithHome, "sessions", cwdSlug(cwd));
+}
+
+/** `<ISO time with : and . → ->_<id>.jsonl`, e.g. `2026-02-16T10-20-30-123Z_0a1b2c3d4e5f6071.jsonl`. */
+export function newSessionFileName(id: string, now: number | Date = Date.now()): string {
+  const iso = new Date(now).toISOString().replace(/[:.]/g, "-");
+  return `${iso}_${id}.jsonl`;
+}
+
+interface Candidate {
+  file: string;
+  mtimeMs: number;
+}
+
+/** `*.jsonl` files of `dir`, newest first; a missing dir has none. */
+function listSessionFiles(dir: string): Candidate[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new PithError("io", `Cannot list sessions in ${dir}: ${errorMessage(err)}`, { cause: err });
+  }
+  const out: Candidate[] = [];
+  for (const name of names) {
+    if (!name.endsWith(".jsonl")) continue;
+    const file = path.join(dir, name);
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    if (st?.isFile()) out.push({ file, mtimeMs: st.mtimeMs });
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
+/** Whether the first line of `file` is a session header (reads at most 1 MiB). */
+export function hasSessionHeader(file: string): boolean {
+  const fd = fs.openSync(file, "r");
+  try {
+    const buf = Buffer.alloc(1 << 20);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const nl = buf.subarray(0, n).indexOf(0x0a);
+    const first = buf.toString("utf8", 0, nl === -1 ? n : nl);
+    const value = JSON.parse(first) as { type?: unknown; id?: unknown } | null;
+    return value?.type === "session" && typeof value.id === "string";
+  } catch (err) {
+    void err; // unreadable or not JSON: not a session
+    return false;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The most recently modified session file in `dir` (for `--continue`), or undefined. */
+export function findMostRecentSession(dir: string): string | undefined {
+  for (const c of listSessionFiles(dir)) if (hasSessionHeader(c.file)) return c.file;
+  return undefined;
+}
+
+/**
+ * `--session <arg>`: a path when it contains a separator or ends with `.jsonl` (resolved against
+ * `cwd`), else a case-insensitive prefix of a session id / file name in `dir` (newest match wins).
+ * No match → PithError("not_found", `Session "<arg>" not found.`).
+ */
+export function resolveSessionArg(arg: string, dir: string, cwd?: string): string {
+  if (arg.includes("/") || arg.includes("\\") || arg.endsWith(".jsonl")) {
+    return cwd === undefined ? path.resolve(arg) : path.resolve(cwd, arg);
+  }
+  const needle = arg.toLowerCase();
+  if (needle !== "") {
+    for (const c of listSessionFiles(dir)) {
+      const base = path.basename(c.file, ".jsonl").toLowerCase();
+      const idPart = base.slice(base.lastIndexOf("_") + 1);
+      if (base.startsWith(needle) || idPart.startsWith(needle)) return c.file;
+    }
+  }
+  throw new PithError("not_found", `Session "${arg}" not found.`);
+}
