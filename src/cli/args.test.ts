@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { CliError, FILE_ARGS_IN_RPC_ERROR, HELP_TEXT, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
+
+function usageError(argv: string[]): CliError {
+  try {
+    parseArgs(argv);
+  } catch (err) {
+    if (err instanceof CliError) return err;
+    throw err;
+  }
+  throw new Error(`expected a CliError for ${argv.join(" ")}`);
+}
+
+describe("parseArgs", () => {
+  it("parses every option", () => {
+    const args = parseArgs([
+      "--mode", "rpc", "--provider", "anthropic", "--model", "claude-x", "--models", "a,b", "--models=c",
+      "--thinking", "high", "--api-key", "k", "--no-session", "--session", "s1", "-c", "--session-dir", "/d",
+      "--cwd", "/w", "--tools", "read, bash", "--no-tools", "-e", "x.ts", "--extension=y.ts", "--no-extensions",
+      "--system-prompt", "sys", "--append-system-prompt", "a1", "--append-system-prompt", "a2", "--delta-streaming",
+      "--version", "--help",
+    ]);
+    expect(args).toEqual({
+      mode: "rpc", print: false, provider: "anthropic", model: "claude-x", models: ["a", "b", "c"], thinking: "high",
+      apiKey: "k", noSession: true, session: "s1", continue: true, sessionDir: "/d", cwd: "/w", tools: ["read", "bash"],
+      noTools: true, extensions: ["x.ts", "y.ts"], noExtensions: true, systemPrompt: "sys", appendSystemPrompt: ["a1", "a2"],
+      deltaStreaming: true, version: true, help: true, messages: [], fileArgs: [],
+    });
+  });
+
+  it("collects messages and @file arguments separately, and honours --", () => {
+    const args = parseArgs(["-p", "hello", "@src/a.ts", "world", "--", "--not-a-flag", "@b"]);
+    expect(args.print).toBe(true);
+    expect(args.messages).toEqual(["hello", "world", "--not-a-flag"]);
+    expect(args.fileArgs).toEqual(["src/a.ts", "b"]);
+  });
+
+  it("splits --model provider/id unless --provider is given", () => {
+    expect(parseArgs(["--model", "openai/gpt-5"])).toMatchObject({ provider: "openai", model: "gpt-5" });
+    expect(parseArgs(["--model", "openrouter/anthropic/claude"])).toMatchObject({ provider: "openrouter", model: "anthropic/claude" });
+    expect(parseArgs(["--provider", "groq", "--model", "openai/gpt-oss"])).toMatchObject({ provider: "groq", model: "openai/gpt-oss" });
+  });
+
+  it("rejects unknown flags, missing values, bad enums and values on switches (exit 2)", () => {
+    expect(usageError(["--frobnicate"])).toMatchObject({ exitCode: 2, message: "Unknown option: --frobnicate (see pith --help)" });
+    expect(usageError(["--model"]).message).toBe("Option --model requires a value");
+    expect(usageError(["--model", "--print"]).message).toBe("Option --model requires a value");
+    expect(usageError(["--mode", "tui"]).message).toBe('Invalid value for --mode: "tui" (expected one of rpc, json, print)');
+    expect(usageError(["--thinking=max"]).message).toMatch(/Invalid value for --thinking: "max"/);
+    expect(usageError(["--print=yes"]).message).toBe("Option --print does not take a value");
+    expect(usageError(["-x"]).exitCode).toBe(2);
+  });
+});
+
+describe("resolveMode", () => {
+  const tty = { stdinIsTTY: true };
+  it("prefers --mode, then -p / messages / piped stdin", () => {
+    expect(resolveMode(parseArgs(["--mode", "json", "-p"]), tty)).toBe("json");
+    expect(resolveMode(parseArgs(["-p"]), tty)).toBe("print");
+    expect(resolveMode(parseArgs(["hi"]), tty)).toBe("print");
+    expect(resolveMode(parseArgs([]), { stdinIsTTY: false })).toBe("print");
+  });
+  it("fails with exit 2 when there is nothing to do or -p contradicts rpc", () => {
+    expect(() => resolveMode(parseArgs([]), tty)).toThrow(CliError);
+    expect(() => resolveMode(parseArgs(["--mode", "rpc", "-p"]), tty)).toThrow("--print cannot be combined with --mode rpc");
+  });
+});
+
+describe("rejectFileArgsInRpc", () => {
+  it("rejects @file arguments with exit code 1 and the reference message", () => {
+    let caught: unknown;
+    try {
+      rejectFileArgsInRpc(parseArgs(["--mode", "rpc", "@a.ts"]));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(CliError);
+    expect((caught as CliError).exitCode).toBe(1);
+    expect(`Error: ${(caught as CliError).message}`).toBe(FILE_ARGS_IN_RPC_ERROR);
+    expect(FILE_ARGS_IN_RPC_ERROR).toBe("Error: @file arguments are not supported in RPC mode");
+    expect(() => rejectFileArgsInRpc(parseArgs(["--mode", "rpc", "plain"]))).not.toThrow();
+  });
+});
+
+describe("HELP_TEXT", () => {
+  it("documents every flag and the environment variables", () => {
+    const flags = ["--mode", "--print", "--provider", "--model", "--models", "--thinking", "--api-key", "--no-session",
+      "--session", "--continue", "--session-dir", "--cwd", "--tools", "--no-tools", "--extension", "--no-extensions",
+      "--system-prompt", "--append-system-prompt", "--delta-streaming", "--version", "--help"];
+    for (const flag of flags) expect(HELP_TEXT).toContain(flag);
+    for (const v of ["PITH_HOME", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "PITH_RPC_EMIT_TITLE", "PI_RPC_EMIT_TITLE"]) expect(HELP_TEXT).toContain(v);
+  });
+});
+

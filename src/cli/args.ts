@@ -1,0 +1,214 @@
+// Command-line parsing: argv → ParsedArgs, pure (no env, no I/O). Errors are CliError with an exit code.
+import type { ThinkingLevel } from "../shared/types.js";
+
+export type Mode = "rpc" | "json" | "print";
+
+export class CliError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 2) {
+    super(message);
+    this.name = "CliError";
+    this.exitCode = exitCode;
+  }
+}
+
+export interface ParsedArgs {
+  mode?: Mode;
+  print: boolean;
+  provider?: string;
+  model?: string;
+  models?: string[];
+  thinking?: ThinkingLevel;
+  apiKey?: string;
+  noSession: boolean;
+  session?: string;
+  continue: boolean;
+  sessionDir?: string;
+  cwd?: string;
+  tools?: string[];
+  noTools: boolean;
+  extensions: string[];
+  noExtensions: boolean;
+  systemPrompt?: string;
+  appendSystemPrompt: string[];
+  deltaStreaming: boolean;
+  version: boolean;
+  help: boolean;
+  /** Positional message arguments, in order. */
+  messages: string[];
+  /** `@path` positional arguments, without the `@`. */
+  fileArgs: string[];
+}
+
+const MODES: readonly Mode[] = ["rpc", "json", "print"];
+const THINKING: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+type Flag = (args: ParsedArgs, take: () => string) => void;
+
+const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new CliError(`Invalid value for ${flag}: "${value}" (expected one of ${allowed.join(", ")})`);
+}
+
+const FLAGS: Record<string, Flag> = {
+  "--mode": (a, take) => (a.mode = oneOf("--mode", take(), MODES)),
+  "--print": (a) => (a.print = true),
+  "--provider": (a, take) => (a.provider = take()),
+  "--model": (a, take) => (a.model = take()),
+  "--models": (a, take) => (a.models = [...(a.models ?? []), ...list(take())]),
+  "--thinking": (a, take) => (a.thinking = oneOf("--thinking", take(), THINKING)),
+  "--api-key": (a, take) => (a.apiKey = take()),
+  "--no-session": (a) => (a.noSession = true),
+  "--session": (a, take) => (a.session = take()),
+  "--continue": (a) => (a.continue = true),
+  "--session-dir": (a, take) => (a.sessionDir = take()),
+  "--cwd": (a, take) => (a.cwd = take()),
+  "--tools": (a, take) => (a.tools = list(take())),
+  "--no-tools": (a) => (a.noTools = true),
+  "--extension": (a, take) => a.extensions.push(take()),
+  "--no-extensions": (a) => (a.noExtensions = true),
+  "--system-prompt": (a, take) => (a.systemPrompt = take()),
+  "--append-system-prompt": (a, take) => a.appendSystemPrompt.push(take()),
+  "--delta-streaming": (a) => (a.deltaStreaming = true),
+  "--version": (a) => (a.version = true),
+  "--help": (a) => (a.help = true),
+};
+const ALIASES: Record<string, string> = { "-p": "--print", "-c": "--continue", "-e": "--extension", "-h": "--help", "-v": "--version" };
+
+function emptyArgs(): ParsedArgs {
+  return {
+    print: false,
+    noSession: false,
+    continue: false,
+    noTools: false,
+    extensions: [],
+    noExtensions: false,
+    appendSystemPrompt: [],
+    deltaStreaming: false,
+    version: false,
+    help: false,
+    messages: [],
+    fileArgs: [],
+  };
+}
+
+function positional(args: ParsedArgs, value: string): void {
+  if (value.startsWith("@") && value.length > 1) args.fileArgs.push(value.slice(1));
+  else args.messages.push(value);
+}
+
+/** Parses argv (without node and script). Throws CliError (exit 2) on any usage error. */
+export function parseArgs(argv: string[]): ParsedArgs {
+  const args = emptyArgs();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") {
+      for (const rest of argv.slice(i + 1)) positional(args, rest);
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      positional(args, arg);
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = ALIASES[eq === -1 ? arg : arg.slice(0, eq)] ?? (eq === -1 ? arg : arg.slice(0, eq));
+    const flag = FLAGS[name];
+    if (!flag) throw new CliError(`Unknown option: ${arg} (see pith --help)`);
+    let used = false;
+    const take = (): string => {
+      used = true;
+      if (eq !== -1) return arg.slice(eq + 1);
+      const value = argv[i + 1];
+      if (value === undefined || (value.startsWith("-") && value !== "-" && !/^-\d/.test(value))) {
+        throw new CliError(`Option ${name} requires a value`);
+      }
+      i++;
+      return value;
+    };
+    flag(args, take);
+    if (eq !== -1 && !used) throw new CliError(`Option ${name} does not take a value`);
+  }
+  splitModel(args);
+  return args;
+}
+
+/** `--model provider/id` without `--provider` names both. */
+function splitModel(args: ParsedArgs): void {
+  if (!args.model || args.provider) return;
+  const slash = args.model.indexOf("/");
+  if (slash <= 0 || slash === args.model.length - 1) return;
+  args.provider = args.model.slice(0, slash);
+  args.model = args.model.slice(slash + 1);
+}
+
+/**
+ * The mode to run: `--mode` wins; `-p` or a positional message means print; piped stdin means print.
+ * With none of these there is nothing to do (pith has no interactive UI): CliError, exit 2.
+ */
+export function resolveMode(args: ParsedArgs, io: { stdinIsTTY: boolean }): Mode {
+  if (args.mode) {
+    if (args.print && args.mode === "rpc") throw new CliError("--print cannot be combined with --mode rpc");
+    return args.mode;
+  }
+  if (args.print || args.messages.length > 0 || args.fileArgs.length > 0 || !io.stdinIsTTY) return "print";
+  throw new CliError("Nothing to do: pass --mode rpc, -p <message>, or pipe a prompt on stdin (see pith --help)");
+}
+
+/** RPC mode refuses `@file` arguments (protocol.md §11.1): main prints "Error: <message>", exit 1. */
+export function rejectFileArgsInRpc(args: ParsedArgs): void {
+  if (args.fileArgs.length > 0) throw new CliError("@file arguments are not supported in RPC mode", 1);
+}
+
+/** What stderr shows for rejectFileArgsInRpc (main prefixes "Error: "). */
+export const FILE_ARGS_IN_RPC_ERROR = "Error: @file arguments are not supported in RPC mode";
+
+export const HELP_TEXT = `pith: a coding agent made to be embedded
+
+Usage:
+  pith --mode rpc [options]          drive pith over JSONL on stdin/stdout
+  pith -p [options] <message...>     run one prompt, print the answer
+  echo "prompt" | pith [options]     same, prompt from stdin
+  pith --mode json [options] <msg>   run one prompt, print every event as JSON lines
+
+Modes:
+  --mode <rpc|json|print>            output mode (default: print when -p, a message or piped stdin)
+  -p, --print                        print mode: run the prompt, print the final text, exit
+
+Model:
+  --provider <name>                  provider (anthropic, openai, google, openrouter, ...)
+  --model <id|provider/id>           model id; "provider/id" also sets the provider
+  --models <a,b,...>                 model scope for cycle_model (ids or provider/id)
+  --thinking <level>                 off, minimal, low, medium, high, xhigh
+  --api-key <key>                    API key for the selected provider (overrides env vars)
+
+Session:
+  --no-session                       keep the session in memory only
+  --session <path|id>                open a session file (path, or id in the session dir)
+  -c, --continue                     continue the most recent session for this directory
+  --session-dir <dir>                where session files live
+  --cwd <dir>                        working directory (default: current directory)
+
+Tools, extensions, prompt:
+  --tools <a,b,...>                  only these built-in tools
+  --no-tools                         no built-in tools
+  -e, --extension <path>             load an extension (repeatable)
+  --no-extensions                    do not discover extensions (explicit -e still load)
+  --system-prompt <text|file>        replace the system prompt
+  --append-system-prompt <text|file> append to the system prompt (repeatable)
+  --delta-streaming                  RPC: stream every delta as its own message_update (pith extra)
+
+Other:
+  @<file>                            include a file in the prompt (not in RPC mode)
+  -h, --help                         show this help
+  -v, --version                      print the version
+
+Environment:
+  PITH_HOME                          data directory (default ~/.pith): settings.json, models.json,
+                                     sessions/, extensions/; project settings: .pith/settings.json
+  ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY,
+  XAI_API_KEY, MISTRAL_API_KEY, ...  provider API keys
+  PITH_RPC_EMIT_TITLE, PI_RPC_EMIT_TITLE
+                                     1/true/yes/on: send setTitle UI requests in RPC mode
+`;

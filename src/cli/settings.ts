@@ -1,0 +1,241 @@
+// settings.json: typed settings with defaults (engine.md §8.2, pi key names where pi has them),
+// loaded from the global and project files, deep-merged project over global over defaults.
+import { existsSync, readFileSync } from "node:fs";
+import { PithError } from "../shared/errors.js";
+import type { ThinkingLevel } from "../shared/types.js";
+import type { SessionSettings } from "../session/settings.js";
+
+type QueueMode = "all" | "one-at-a-time";
+
+export interface Settings {
+  defaultProvider?: string;
+  defaultModel?: string;
+  defaultThinkingLevel: ThinkingLevel;
+  enabledModels: string[];
+  steeringMode: QueueMode;
+  followUpMode: QueueMode;
+  interruptMode: "immediate" | "wait";
+  compaction: {
+    enabled: boolean;
+    strategy: "context-full" | "off";
+    reserveTokens: number;
+    keepRecentTokens: number;
+    thresholdPercent: number;
+    thresholdTokens: number;
+    autoContinue: boolean;
+  };
+  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number };
+  todo: { enabled: boolean; reminders: boolean; remindersMax: number; eager: boolean; verbose: boolean };
+  tasks: { todoClearDelay: number };
+  ttsr: {
+    enabled: boolean;
+    contextMode: "discard" | "keep";
+    interruptMode: "never" | "prose-only" | "tool-only" | "always";
+    repeatMode: "once" | "after-gap";
+    repeatGap: number;
+  };
+  thinkingBudgets: { minimal: number; low: number; medium: number; high: number; xhigh: number };
+  bash: { environment: Record<string, string> };
+  shellPath?: string;
+  shellCommandPrefix?: string;
+  extensions: string[];
+}
+
+export function defaultSettings(): Settings {
+  return {
+    defaultThinkingLevel: "xhigh",
+    enabledModels: [],
+    steeringMode: "one-at-a-time",
+    followUpMode: "one-at-a-time",
+    interruptMode: "wait",
+    compaction: {
+      enabled: true,
+      strategy: "context-full",
+      reserveTokens: 16384,
+      keepRecentTokens: 20000,
+      thresholdPercent: -1,
+      thresholdTokens: -1,
+      autoContinue: true,
+    },
+    retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
+    todo: { enabled: true, reminders: true, remindersMax: 3, eager: true, verbose: false },
+    tasks: { todoClearDelay: 60 },
+    ttsr: { enabled: true, contextMode: "discard", interruptMode: "always", repeatMode: "once", repeatGap: 10 },
+    thinkingBudgets: { minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768 },
+    bash: { environment: {} },
+    extensions: [],
+  };
+}
+
+// ── validation table ──────────────────────────────────────────────────────────
+
+interface Leaf {
+  check(value: unknown): boolean;
+  expected: string;
+}
+type Spec = { [key: string]: Leaf | Spec };
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const str: Leaf = { check: (v) => typeof v === "string", expected: "a string" };
+const bool: Leaf = { check: (v) => typeof v === "boolean", expected: "true or false" };
+const num: Leaf = { check: (v) => typeof v === "number" && Number.isFinite(v), expected: "a number" };
+const count: Leaf = { check: (v) => Number.isInteger(v) && (v as number) >= 0, expected: "a non-negative integer" };
+const strings: Leaf = { check: (v) => Array.isArray(v) && v.every((s) => typeof s === "string"), expected: "an array of strings" };
+const stringMap: Leaf = {
+  check: (v) => isObj(v) && Object.values(v).every((s) => typeof s === "string"),
+  expected: "an object of strings",
+};
+const oneOf = (...values: string[]): Leaf => ({
+  check: (v) => typeof v === "string" && values.includes(v),
+  expected: `one of ${values.map((v) => `"${v}"`).join(", ")}`,
+});
+const queueMode = oneOf("all", "one-at-a-time");
+
+const SPEC: Spec = {
+  defaultProvider: str,
+  defaultModel: str,
+  defaultThinkingLevel: oneOf("off", "minimal", "low", "medium", "high", "xhigh"),
+  enabledModels: strings,
+  steeringMode: queueMode,
+  followUpMode: queueMode,
+  interruptMode: oneOf("immediate", "wait"),
+  compaction: {
+    enabled: bool,
+    strategy: oneOf("context-full", "off"),
+    reserveTokens: count,
+    keepRecentTokens: count,
+    thresholdPercent: num,
+    thresholdTokens: num,
+    autoContinue: bool,
+  },
+  retry: { enabled: bool, maxRetries: count, baseDelayMs: count, maxDelayMs: count },
+  todo: { enabled: bool, reminders: bool, remindersMax: count, eager: bool, verbose: bool },
+  tasks: { todoClearDelay: num },
+  ttsr: {
+    enabled: bool,
+    contextMode: oneOf("discard", "keep"),
+    interruptMode: oneOf("never", "prose-only", "tool-only", "always"),
+    repeatMode: oneOf("once", "after-gap"),
+    repeatGap: count,
+  },
+  thinkingBudgets: { minimal: count, low: count, medium: count, high: count, xhigh: count },
+  bash: { environment: stringMap },
+  shellPath: str,
+  shellCommandPrefix: str,
+  extensions: strings,
+};
+
+const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
+
+/**
+ * Keeps the known keys of one settings object. Unknown keys → warn; invalid values → PithError
+ * ("config") naming the dotted key and the file.
+ */
+export function validateSettings(value: unknown, file: string, warn: (message: string) => void): Record<string, unknown> {
+  if (!isObj(value)) throw new PithError("config", `Invalid settings file ${file}: expected a JSON object`);
+  return validateLevel(value, SPEC, "", file, warn);
+}
+
+function validateLevel(
+  value: Record<string, unknown>,
+  spec: Spec,
+  prefix: string,
+  file: string,
+  warn: (message: string) => void,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const path = prefix + key;
+    const rule = Object.hasOwn(spec, key) ? spec[key] : undefined;
+    if (!rule) {
+      warn(`Unknown setting ${path} in ${file}`);
+      continue;
+    }
+    if (isLeaf(rule)) {
+      if (!rule.check(item)) throw new PithError("config", `Invalid setting ${path} in ${file}: expected ${rule.expected}`);
+      out[key] = item;
+    } else {
+      if (!isObj(item)) throw new PithError("config", `Invalid setting ${path} in ${file}: expected an object`);
+      out[key] = validateLevel(item, rule, `${path}.`, file, warn);
+    }
+  }
+  return out;
+}
+
+/** Objects merge key by key; arrays and scalars are replaced. Inputs are not modified. */
+export function mergeSettings<T>(base: T, override: Record<string, unknown>): T {
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(override)) {
+    const current = out[key];
+    out[key] = isObj(current) && isObj(value) ? mergeSettings(current, value) : value;
+  }
+  return out as T;
+}
+
+function readSettingsFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new PithError("config", `Cannot read settings file ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new PithError("config", `Invalid JSON in settings file ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+export interface LoadSettingsOptions {
+  globalPath?: string;
+  projectPath?: string;
+  warn: (message: string) => void;
+}
+
+/** Defaults ← global file ← project file. Missing files are skipped. */
+export function loadSettings(options: LoadSettingsOptions): Settings {
+  let settings = defaultSettings();
+  for (const file of [options.globalPath, options.projectPath]) {
+    if (!file || !existsSync(file)) continue;
+    settings = mergeSettings(settings, validateSettings(readSettingsFile(file), file, options.warn));
+  }
+  return settings;
+}
+
+/** protocol.md §11.2: RPC mode resets the workflow-altering todo settings to their defaults. */
+export function applyRpcOverrides(settings: Settings): Settings {
+  const defaults = defaultSettings().todo;
+  return {
+    ...settings,
+    todo: {
+      ...settings.todo,
+      enabled: defaults.enabled,
+      reminders: defaults.reminders,
+      remindersMax: defaults.remindersMax,
+      eager: defaults.eager,
+    },
+  };
+}
+
+/** The subset the session reads. */
+export function toSessionSettings(settings: Settings): SessionSettings {
+  const out: SessionSettings = {
+    defaultThinkingLevel: settings.defaultThinkingLevel,
+    steeringMode: settings.steeringMode,
+    followUpMode: settings.followUpMode,
+    interruptMode: settings.interruptMode,
+    compaction: { ...settings.compaction },
+    retry: { ...settings.retry },
+    todo: {
+      enabled: settings.todo.enabled,
+      reminders: settings.todo.reminders,
+      remindersMax: settings.todo.remindersMax,
+      eager: settings.todo.eager,
+      clearDelaySeconds: settings.tasks.todoClearDelay,
+    },
+    ttsr: { enabled: settings.ttsr.enabled },
+    bashEnvironment: { ...settings.bash.environment },
+  };
+  if (settings.shellPath !== undefined) out.shellPath = settings.shellPath;
+  return out;
+}

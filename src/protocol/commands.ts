@@ -1,0 +1,143 @@
+// Every inbound command (protocol.md §3, pi dialect §12.1, pith extras) as a TypeBox schema.
+// Each variant's doc comment says what answers it. Extra fields are ignored (objects stay open).
+import Type, { type Static, type TSchema } from "typebox";
+import {
+  ImageContentSchema,
+  RecordSchema,
+  ThinkingLevelInputSchema,
+  TodoPhaseSchema,
+  literals,
+} from "./content.js";
+
+/** A readable request id: echoed verbatim in the response. */
+export const RpcIdSchema = Type.Union([Type.String(), Type.Number()]);
+export type RpcId = Static<typeof RpcIdSchema>;
+
+function command<T extends string, P extends Record<string, TSchema>>(type: T, props: P, description: string) {
+  return Type.Object({ id: Type.Optional(RpcIdSchema), type: Type.Literal(type), ...props }, { description });
+}
+
+const Images = Type.Optional(Type.Array(ImageContentSchema));
+const QueueMode = literals(["all", "one-at-a-time"]);
+
+export const RpcHostToolDefinitionSchema = Type.Object({
+  name: Type.String(),
+  label: Type.Optional(Type.String()),
+  description: Type.String(),
+  parameters: RecordSchema,
+  hidden: Type.Optional(Type.Boolean()),
+});
+
+/** One schema per command type, keyed by `type`. */
+export const COMMAND_SCHEMAS = {
+  /** Answered at once with an ack; a late second response carries a pipeline failure (§2.4). */
+  prompt: command(
+    "prompt",
+    { message: Type.String(), images: Images, streamingBehavior: Type.Optional(literals(["steer", "followUp"])) },
+    "Send a user prompt; ack at once, late error response if the prompt pipeline fails.",
+  ),
+  /** Answered once the message is on the steering queue (no data). */
+  steer: command("steer", { message: Type.String(), images: Images }, "Queue a steering message."),
+  /** Answered once the message is on the follow-up queue (no data). */
+  follow_up: command("follow_up", { message: Type.String(), images: Images }, "Queue a follow-up message."),
+  /** Answered after the agent loop has fully stopped (no data). */
+  abort: command("abort", {}, "Abort the current run and wait until it has stopped."),
+  /** Answered after the abort, with an ack for the new prompt; late errors as for prompt. */
+  abort_and_prompt: command(
+    "abort_and_prompt",
+    { message: Type.String(), images: Images },
+    "Abort, then prompt.",
+  ),
+  /** Answered with `{cancelled}` once the new session is in place. */
+  new_session: command("new_session", { parentSession: Type.Optional(Type.String()) }, "Start a new session."),
+  /** Answered with the RpcSessionState. */
+  get_state: command("get_state", {}, "Read the session state."),
+  /** Answered with `{todoPhases}`, the normalised stored copy. */
+  set_todos: command("set_todos", { phases: Type.Array(TodoPhaseSchema) }, "Replace the in-memory todo list."),
+  /** Answered with `{toolNames}` once the host tools are registered. */
+  set_host_tools: command(
+    "set_host_tools",
+    { tools: Type.Array(RpcHostToolDefinitionSchema) },
+    "Replace the host-owned tools.",
+  ),
+  /** Answered with the selected Model, or `Model not found: <provider>/<modelId>`. */
+  set_model: command("set_model", { provider: Type.String(), modelId: Type.String() }, "Select a model."),
+  /** Answered with `{model, thinkingLevel?, isScoped}` or `null` when there is nothing to cycle. */
+  cycle_model: command("cycle_model", {}, "Switch to the next available model."),
+  /** Answered with `{models}`. */
+  get_available_models: command("get_available_models", {}, "List models that have credentials."),
+  /** Answered without data once the level is applied (clamped to the model). */
+  set_thinking_level: command("set_thinking_level", { level: ThinkingLevelInputSchema }, "Set the thinking level."),
+  /** Answered with `{level}` or `null` for a non-reasoning model. */
+  cycle_thinking_level: command("cycle_thinking_level", {}, "Cycle the thinking level."),
+  /** Answered without data. */
+  set_steering_mode: command("set_steering_mode", { mode: QueueMode }, "Set how steering messages are dequeued."),
+  /** Answered without data. */
+  set_follow_up_mode: command("set_follow_up_mode", { mode: QueueMode }, "Set how follow-ups are dequeued."),
+  /** Answered without data. */
+  set_interrupt_mode: command(
+    "set_interrupt_mode",
+    { mode: literals(["immediate", "wait"]) },
+    "Set when steering interrupts tool batches.",
+  ),
+  /** Answered with the CompactionResult after the summary call. */
+  compact: command("compact", { customInstructions: Type.Optional(Type.String()) }, "Compact the context now."),
+  /** Answered without data. */
+  set_auto_compaction: command("set_auto_compaction", { enabled: Type.Boolean() }, "Toggle auto-compaction."),
+  /** Answered without data. */
+  set_auto_retry: command("set_auto_retry", { enabled: Type.Boolean() }, "Toggle auto-retry."),
+  /** Answered without data; a sleeping retry ends with `auto_retry_end`. */
+  abort_retry: command("abort_retry", {}, "Cancel a pending retry backoff."),
+  /** Answered with the BashResult when the command exits. */
+  bash: command("bash", { command: Type.String() }, "Run a shell command in the persistent shell."),
+  /** Answered without data (pre-empts a running `bash`). */
+  abort_bash: command("abort_bash", {}, "Abort the running bash command."),
+  /** Answered with SessionStats. */
+  get_session_stats: command("get_session_stats", {}, "Token, cost and message statistics."),
+  /** Answered with `{path}` of the written HTML file. */
+  export_html: command("export_html", { outputPath: Type.Optional(Type.String()) }, "Export the session to HTML."),
+  /** Answered with `{cancelled}` once the session is loaded. */
+  switch_session: command("switch_session", { sessionPath: Type.String() }, "Load another session file."),
+  /** Answered with `{text, cancelled}`. */
+  branch: command("branch", { entryId: Type.String() }, "Branch from a user message into a new session file."),
+  /** Answered with `{messages: {entryId, text}[]}`. */
+  get_branch_messages: command("get_branch_messages", {}, "List user messages that can be branched from."),
+  /** Answered with `{text?}` (empty object when there is none). */
+  get_last_assistant_text: command("get_last_assistant_text", {}, "Text of the last assistant message."),
+  /** Answered without data, or `Session name cannot be empty`. */
+  set_session_name: command("set_session_name", { name: Type.String() }, "Name the session."),
+  /** Answered with `{messages}`, the in-memory context. */
+  get_messages: command("get_messages", {}, "The in-memory context."),
+  /** pi dialect of `branch`: answered with `{text, cancelled}`. */
+  fork: command("fork", { entryId: Type.String() }, "pi dialect of branch."),
+  /** pi dialect of `get_branch_messages`: answered with `{messages}`. */
+  get_fork_messages: command("get_fork_messages", {}, "pi dialect of get_branch_messages."),
+  /** pi dialect: answered with `{cancelled}` after duplicating the current branch into a new session. */
+  clone: command("clone", {}, "Duplicate the current branch into a new session file."),
+  /** pi dialect: answered with `{commands}` (extension, prompt-template and skill commands). */
+  get_commands: command("get_commands", {}, "List slash commands."),
+  /** pith extra: answered without data; toggles delta-only `message_update` streaming. */
+  set_delta_streaming: command("set_delta_streaming", { enabled: Type.Boolean() }, "Toggle delta-only streaming."),
+} as const;
+
+export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;
+
+/** Every command type string, in protocol order. */
+export const COMMAND_TYPES: readonly RpcCommandType[] = Object.freeze(
+  Object.keys(COMMAND_SCHEMAS) as RpcCommandType[],
+);
+
+const COMMAND_TYPE_SET: ReadonlySet<string> = new Set(COMMAND_TYPES);
+
+export function isCommandType(value: unknown): value is RpcCommandType {
+  return typeof value === "string" && COMMAND_TYPE_SET.has(value);
+}
+
+type Schemas = typeof COMMAND_SCHEMAS;
+export type RpcCommandOf<T extends RpcCommandType> = Static<Schemas[T]>;
+export type RpcCommand = { [K in RpcCommandType]: RpcCommandOf<K> }[RpcCommandType];
+export type RpcHostToolDefinition = Static<typeof RpcHostToolDefinitionSchema>;
+
+export const RpcCommandSchema = Type.Union(Object.values(COMMAND_SCHEMAS) as TSchema[], {
+  description: "Any command; exactly one response answers it (prompt may add a late error response).",
+});

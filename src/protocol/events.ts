@@ -1,0 +1,120 @@
+// The outbound event stream (protocol.md §6): agent events and session events, as in src/shared/types.ts.
+import Type, { type TSchema } from "typebox";
+import {
+  AgentMessageSchema,
+  AgentToolResultSchema,
+  AssistantMessageSchema,
+  CompactionResultSchema,
+  RecordSchema,
+  ToolCallSchema,
+  ToolResultMessageSchema,
+  TtsrRuleSchema,
+  literals,
+} from "./content.js";
+
+const Num = Type.Number();
+const Str = Type.String();
+const Opt = Type.Optional;
+
+function event<T extends string, P extends Record<string, TSchema>>(type: T, props: P, description: string) {
+  return Type.Object({ type: Type.Literal(type), ...props }, { description });
+}
+
+// ── assistant stream sub-events inside message_update (§6.3) ──────────────────
+
+const partial = { contentIndex: Num, partial: AssistantMessageSchema };
+export const AssistantUpdateEventSchema = Type.Union([
+  event("text_start", partial, "A text block starts."),
+  event("text_delta", { ...partial, delta: Str }, "Text appended to the block."),
+  event("text_end", { ...partial, content: Str }, "A text block ends; content is its full text."),
+  event("thinking_start", partial, "A thinking block starts."),
+  event("thinking_delta", { ...partial, delta: Str }, "Thinking appended to the block."),
+  event("thinking_end", { ...partial, content: Str }, "A thinking block ends."),
+  event("toolcall_start", partial, "A tool call block starts."),
+  event("toolcall_delta", { ...partial, delta: Str }, "Raw JSON argument fragment."),
+  event("toolcall_end", { ...partial, toolCall: ToolCallSchema }, "A tool call block is complete."),
+]);
+
+// ── agent events (§6.1, §6.2, §6.4) ───────────────────────────────────────────
+
+const toolIds = { toolCallId: Str, toolName: Str };
+export const AGENT_EVENT_SCHEMAS = [
+  event("agent_start", {}, "A run begins."),
+  event("agent_end", { messages: Type.Array(AgentMessageSchema) }, "A run ended; messages added during it."),
+  event("turn_start", {}, "One model call (and its tools) begins."),
+  event(
+    "turn_end",
+    { message: AssistantMessageSchema, toolResults: Type.Array(ToolResultMessageSchema) },
+    "A turn ended; tool results in completion order.",
+  ),
+  event("message_start", { message: AgentMessageSchema }, "A message enters the context."),
+  event(
+    "message_update",
+    { message: AssistantMessageSchema, assistantMessageEvent: AssistantUpdateEventSchema },
+    "Streaming progress of an assistant message.",
+  ),
+  event("message_end", { message: AgentMessageSchema }, "A message is final."),
+  event(
+    "tool_execution_start",
+    { ...toolIds, args: RecordSchema, intent: Opt(Str) },
+    "A tool call starts executing.",
+  ),
+  event(
+    "tool_execution_update",
+    { ...toolIds, args: RecordSchema, partialResult: AgentToolResultSchema },
+    "Partial output of a running tool.",
+  ),
+  event(
+    "tool_execution_end",
+    { ...toolIds, result: AgentToolResultSchema, isError: Type.Boolean(), isWarning: Opt(Type.Boolean()) },
+    "A tool call finished.",
+  ),
+] as const;
+
+// ── session events (§6.5) ─────────────────────────────────────────────────────
+
+const CompactionAction = literals(["context-full", "handoff"]);
+export const SESSION_EVENT_SCHEMAS = [
+  event(
+    "auto_compaction_start",
+    { reason: literals(["threshold", "overflow", "idle"]), action: CompactionAction },
+    "Automatic compaction begins.",
+  ),
+  event(
+    "auto_compaction_end",
+    {
+      action: CompactionAction,
+      result: Opt(CompactionResultSchema),
+      aborted: Type.Boolean(),
+      willRetry: Type.Boolean(),
+      errorMessage: Opt(Str),
+      skipped: Opt(Type.Boolean()),
+    },
+    "Automatic compaction finished.",
+  ),
+  event(
+    "auto_retry_start",
+    { attempt: Num, maxAttempts: Num, delayMs: Num, errorMessage: Str },
+    "A transient provider error will be retried after delayMs.",
+  ),
+  event(
+    "auto_retry_end",
+    { success: Type.Boolean(), attempt: Num, finalError: Opt(Str) },
+    "The retry sequence finished.",
+  ),
+  event("ttsr_triggered", { rules: Type.Array(TtsrRuleSchema) }, "A stream rule matched; the run restarts with it."),
+  event(
+    "todo_reminder",
+    {
+      todos: Type.Array(Type.Object({ id: Str, content: Str, status: literals(["pending", "in_progress"]) })),
+      attempt: Num,
+      maxAttempts: Num,
+    },
+    "Incomplete todos: a reminder run starts.",
+  ),
+  event("todo_auto_clear", {}, "A finished todo was auto-removed."),
+] as const;
+
+export const AgentEventSchema = Type.Union([...AGENT_EVENT_SCHEMAS]);
+export const SessionEventSchema = Type.Union([...SESSION_EVENT_SCHEMAS]);
+export const AgentSessionEventSchema = Type.Union([...AGENT_EVENT_SCHEMAS, ...SESSION_EVENT_SCHEMAS]);

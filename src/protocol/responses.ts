@@ -1,0 +1,110 @@
+// The response envelope (protocol.md §2) and the `data` each command answers with (§2.5, §3).
+import Type, { type Static, type TSchema } from "typebox";
+import {
+  AgentMessageSchema,
+  BashResultSchema,
+  CompactionResultSchema,
+  ModelSchema,
+  SessionStatsSchema,
+  ThinkingLevelSchema,
+  TodoPhaseSchema,
+  literals,
+} from "./content.js";
+import { RpcIdSchema, type RpcCommandType } from "./commands.js";
+
+const Str = Type.String();
+const Bool = Type.Boolean();
+const Opt = Type.Optional;
+
+export const RpcSessionStateSchema = Type.Object({
+  model: Opt(ModelSchema),
+  thinkingLevel: Opt(ThinkingLevelSchema),
+  isStreaming: Bool,
+  isCompacting: Bool,
+  steeringMode: literals(["all", "one-at-a-time"]),
+  followUpMode: literals(["all", "one-at-a-time"]),
+  interruptMode: literals(["immediate", "wait"]),
+  sessionFile: Opt(Str),
+  sessionId: Str,
+  sessionName: Opt(Str),
+  autoCompactionEnabled: Bool,
+  messageCount: Type.Number(),
+  queuedMessageCount: Type.Number(),
+  todoPhases: Type.Array(TodoPhaseSchema),
+  systemPrompt: Opt(Str),
+  dumpTools: Opt(Type.Array(Type.Object({ name: Str, description: Str, parameters: Type.Unknown() }))),
+});
+export type RpcSessionState = Static<typeof RpcSessionStateSchema>;
+
+const Cancelled = Type.Object({ cancelled: Bool });
+const BranchResult = Type.Object({ text: Str, cancelled: Bool });
+const BranchMessages = Type.Object({ messages: Type.Array(Type.Object({ entryId: Str, text: Str })) });
+export const SlashCommandInfoSchema = Type.Object({
+  name: Str,
+  description: Opt(Str),
+  source: literals(["extension", "prompt", "skill"]),
+  location: Opt(Str),
+  path: Opt(Str),
+});
+
+/** `data` of a successful response per command; `Type.Undefined()` = the key is absent. */
+export const RESPONSE_DATA_SCHEMAS = {
+  prompt: Type.Undefined(),
+  steer: Type.Undefined(),
+  follow_up: Type.Undefined(),
+  abort: Type.Undefined(),
+  abort_and_prompt: Type.Undefined(),
+  new_session: Cancelled,
+  get_state: RpcSessionStateSchema,
+  set_todos: Type.Object({ todoPhases: Type.Array(TodoPhaseSchema) }),
+  set_host_tools: Type.Object({ toolNames: Type.Array(Str) }),
+  set_model: ModelSchema,
+  cycle_model: Type.Union([
+    Type.Object({ model: ModelSchema, thinkingLevel: Opt(ThinkingLevelSchema), isScoped: Bool }),
+    Type.Null(),
+  ]),
+  get_available_models: Type.Object({ models: Type.Array(ModelSchema) }),
+  set_thinking_level: Type.Undefined(),
+  cycle_thinking_level: Type.Union([Type.Object({ level: ThinkingLevelSchema }), Type.Null()]),
+  set_steering_mode: Type.Undefined(),
+  set_follow_up_mode: Type.Undefined(),
+  set_interrupt_mode: Type.Undefined(),
+  compact: CompactionResultSchema,
+  set_auto_compaction: Type.Undefined(),
+  set_auto_retry: Type.Undefined(),
+  abort_retry: Type.Undefined(),
+  bash: BashResultSchema,
+  abort_bash: Type.Undefined(),
+  get_session_stats: SessionStatsSchema,
+  export_html: Type.Object({ path: Str }),
+  switch_session: Cancelled,
+  branch: BranchResult,
+  get_branch_messages: BranchMessages,
+  get_last_assistant_text: Type.Object({ text: Opt(Str) }),
+  set_session_name: Type.Undefined(),
+  get_messages: Type.Object({ messages: Type.Array(AgentMessageSchema) }),
+  fork: BranchResult,
+  get_fork_messages: BranchMessages,
+  clone: Cancelled,
+  get_commands: Type.Object({ commands: Type.Array(SlashCommandInfoSchema) }),
+  set_delta_streaming: Type.Undefined(),
+} as const satisfies Record<RpcCommandType, TSchema>;
+
+export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;
+
+export const RpcSuccessResponseSchema = Type.Object(
+  {
+    id: Opt(RpcIdSchema),
+    type: Type.Literal("response"),
+    command: Str,
+    success: Type.Literal(true),
+    data: Opt(Type.Unknown()),
+  },
+  { description: "A command succeeded; data only for commands that return data." },
+);
+export const RpcErrorResponseSchema = Type.Object(
+  { id: Opt(RpcIdSchema), type: Type.Literal("response"), command: Str, success: Type.Literal(false), error: Str },
+  { description: "A command failed, could not be parsed (command \"parse\") or is unknown." },
+);
+export const RpcResponseSchema = Type.Union([RpcSuccessResponseSchema, RpcErrorResponseSchema]);
+export type RpcResponse = Static<typeof RpcResponseSchema>;

@@ -1,0 +1,100 @@
+// Boundary validation: one parsed inbound value → a tagged, typed result (protocol.md §1.4).
+import type { TSchema } from "typebox";
+import { Compile, type Validator } from "typebox/compile";
+import { COMMAND_SCHEMAS, isCommandType, type RpcCommand, type RpcId } from "./commands.js";
+import {
+  ExtensionUiResponseSchema,
+  HostToolResultSchema,
+  HostToolUpdateSchema,
+  type ExtensionUiResponse,
+  type HostToolResult,
+  type HostToolUpdate,
+} from "./inbound.js";
+import { describeMismatch } from "./mismatch.js";
+
+export type InboundResult =
+  /** An answer to a dialog: resolve it if the id is pending, never respond. */
+  | { kind: "ui_response"; frame: ExtensionUiResponse }
+  | { kind: "host_tool_result"; frame: HostToolResult }
+  | { kind: "host_tool_update"; frame: HostToolUpdate }
+  /** A well-formed command. */
+  | { kind: "command"; command: RpcCommand }
+  /** Missing or unrecognised `type` (incl. host tool frames that fail their shape check). */
+  | { kind: "unknown"; type?: unknown; id?: RpcId; detail?: string }
+  /** A known command with a bad field: answer `error` with the command and id. */
+  | { kind: "invalid"; command: string; id?: RpcId; error: string }
+  /** An `extension_ui_response` that cannot match any dialog (bad shape): drop it, never respond. */
+  | { kind: "ignored"; type: string; error: string };
+
+const validators = new Map<TSchema, Validator>();
+
+/** Compiles a schema once, on first use. */
+function validatorFor(schema: TSchema): Validator {
+  let validator = validators.get(schema);
+  if (!validator) {
+    validator = Compile(schema);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
+
+function check(schema: TSchema, value: unknown): string | undefined {
+  const validator = validatorFor(schema);
+  if (validator.Check(value)) return undefined;
+  return describeMismatch(schema, value) ?? validator.Errors(value)[0]?.message ?? "invalid frame";
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A request id is readable when it is a string or a finite number. */
+export function readableId(value: unknown): RpcId | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  return undefined;
+}
+
+function unknownOf(value: Record<string, unknown>, detail?: string): InboundResult {
+  const result: { kind: "unknown"; type?: unknown; id?: RpcId; detail?: string } = { kind: "unknown" };
+  if (value.type !== undefined) result.type = value.type;
+  const id = readableId(value.id);
+  if (id !== undefined) result.id = id;
+  if (detail !== undefined) result.detail = detail;
+  return result;
+}
+
+function hostFrame(value: Record<string, unknown>): InboundResult | undefined {
+  if (value.type === "host_tool_result") {
+    const error = check(HostToolResultSchema, value);
+    return error === undefined ? { kind: "host_tool_result", frame: value as HostToolResult } : unknownOf(value, error);
+  }
+  if (value.type === "host_tool_update") {
+    const error = check(HostToolUpdateSchema, value);
+    return error === undefined ? { kind: "host_tool_update", frame: value as HostToolUpdate } : unknownOf(value, error);
+  }
+  return undefined;
+}
+
+/** Classifies one parsed inbound value. Never throws. */
+export function validateInbound(value: unknown): InboundResult {
+  if (!isRecord(value)) return { kind: "unknown" };
+  if (value.type === "extension_ui_response") {
+    const error = check(ExtensionUiResponseSchema, value);
+    if (error === undefined) return { kind: "ui_response", frame: value as ExtensionUiResponse };
+    return { kind: "ignored", type: "extension_ui_response", error };
+  }
+  const host = hostFrame(value);
+  if (host) return host;
+  if (!isCommandType(value.type)) return unknownOf(value);
+  const error = check(COMMAND_SCHEMAS[value.type], value);
+  if (error === undefined) return { kind: "command", command: value as RpcCommand };
+  const invalid: { kind: "invalid"; command: string; id?: RpcId; error: string } = {
+    kind: "invalid",
+    command: value.type,
+    error,
+  };
+  const id = readableId(value.id);
+  if (id !== undefined) invalid.id = id;
+  return invalid;
+}

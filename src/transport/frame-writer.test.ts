@@ -1,0 +1,101 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { FrameWriter, serializeFrame } from "./frame-writer.js";
+
+/** A Writable that accepts one chunk at a time and completes it only when `release()` is called. */
+function slowWritable(highWaterMark = 64) {
+  const chunks: string[] = [];
+  const pending: Array<() => void> = [];
+  const stream = new Writable({
+    highWaterMark,
+    decodeStrings: false,
+    write(chunk: string, _enc, cb) {
+      chunks.push(chunk);
+      pending.push(() => cb());
+    },
+  });
+  const release = async () => {
+    while (pending.length) {
+      pending.shift()!();
+      await new Promise((r) => setImmediate(r));
+    }
+  };
+  return { stream, chunks, release };
+}
+
+describe("serializeFrame", () => {
+  it("escapes raw U+2028/U+2029 and still parses to the same value", () => {
+    const frame = { type: "x", text: "a\u2028b\u2029c" };
+    const text = serializeFrame(frame);
+    expect(text).toBe('{"type":"x","text":"a\\u2028b\\u2029c"}\n');
+    expect(text).not.toMatch(/[\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual(frame);
+  });
+
+  it("omits undefined keys and rejects unserialisable values", () => {
+    expect(serializeFrame({ type: "r", id: undefined })).toBe('{"type":"r"}\n');
+    expect(() => serializeFrame({ n: 1n } as object)).toThrow();
+  });
+});
+
+describe("FrameWriter", () => {
+  it("queues under backpressure, keeps order, loses nothing and writes whole frames", async () => {
+    const { stream, chunks, release } = slowWritable(64);
+    const writer = new FrameWriter(stream);
+    const frames = Array.from({ length: 200 }, (_, i) => ({ type: "message_update", i, text: `d${i}\u2028`.repeat(i % 7) }));
+    for (const frame of frames) writer.write(frame);
+    expect(writer.pendingBytes).toBeGreaterThan(0);
+    let drained = false;
+    const drainedP = writer.whenDrained().then(() => (drained = true));
+    const flushed = writer.flush();
+    expect(drained).toBe(false);
+    await release();
+    await drainedP;
+    await flushed;
+    expect(writer.pendingBytes).toBe(0);
+    expect(chunks).toHaveLength(frames.length);
+    for (const chunk of chunks) expect(chunk.endsWith("\n") && chunk.indexOf("\n") === chunk.length - 1).toBe(true);
+    expect(chunks.map((c) => JSON.parse(c))).toEqual(frames);
+    expect(chunks.join("")).not.toMatch(/[\u2028\u2029]/);
+  });
+
+  it("resolves whenDrained/flush at once when idle", async () => {
+    const { stream } = slowWritable();
+    const writer = new FrameWriter(stream);
+    await writer.whenDrained();
+    await writer.flush();
+    expect(writer.pendingBytes).toBe(0);
+  });
+
+  it("reports a broken pipe once, drops later frames and never throws", async () => {
+    const errors: Error[] = [];
+    const stream = new Writable({
+      write(_chunk, _enc, cb) {
+        cb(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+      },
+    });
+    const writer = new FrameWriter(stream, { onError: (err) => errors.push(err) });
+    writer.write({ type: "a" });
+    const flushed = writer.flush();
+    await flushed;
+    writer.write({ type: "b" });
+    writer.write({ type: "c" });
+    await writer.flush();
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toBe("write EPIPE");
+    expect(writer.closed).toBe(true);
+  });
+
+  it("releases waiters when the stream is destroyed while frames are queued", async () => {
+    const { stream } = slowWritable(16);
+    const errors: Error[] = [];
+    const writer = new FrameWriter(stream, { onError: (err) => errors.push(err) });
+    for (let i = 0; i < 10; i++) writer.write({ type: "x", i });
+    const flushed = writer.flush();
+    stream.destroy(new Error("closed"));
+    await flushed;
+    expect(writer.pendingBytes).toBe(0);
+    expect(errors.map((e) => e.message)).toEqual(["closed"]);
+    writer.write({ type: "late" });
+  });
+});

@@ -1,0 +1,132 @@
+// Import-graph checks behind the architecture tests: which src folder may import which
+// (design.md §3), cycles between folders, and the file size cap.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import ts from "typescript";
+
+/** Folder → folders it may import. `shared` may be imported by every folder. */
+export const LAYERS: Record<string, readonly string[]> = {
+  shared: [],
+  protocol: ["shared"],
+  transport: ["shared"],
+  providers: ["shared"],
+  tools: ["shared"],
+  agent: ["shared", "providers", "tools"],
+  extensions: ["shared", "agent", "tools"],
+  session: ["shared", "protocol", "transport", "providers", "tools", "agent", "extensions"],
+  rpc: ["shared", "protocol", "transport", "session"],
+  cli: ["shared", "protocol", "transport", "providers", "tools", "agent", "extensions", "session", "rpc"],
+};
+
+export interface SourceFile {
+  /** Path relative to src/, with forward slashes. */
+  path: string;
+  text: string;
+}
+
+export interface ImportEdge {
+  file: string;
+  specifier: string;
+  from: string;
+  to: string;
+}
+
+/** Every non-test .ts file under `srcDir`. */
+export function readSources(srcDir: string): SourceFile[] {
+  const out: SourceFile[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) {
+        out.push({ path: relative(srcDir, full).split(sep).join("/"), text: readFileSync(full, "utf8") });
+      }
+    }
+  };
+  walk(srcDir);
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** Static imports, `export ... from` and dynamic `import("...")` specifiers. */
+export function importSpecifiers(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+function folderOf(path: string): string {
+  const i = path.indexOf("/");
+  return i === -1 ? "(src root)" : path.slice(0, i);
+}
+
+/** Cross-folder edges between src folders (relative imports only; packages are not layers). */
+export function importEdges(files: SourceFile[]): ImportEdge[] {
+  const edges: ImportEdge[] = [];
+  for (const file of files) {
+    for (const specifier of importSpecifiers(file.text)) {
+      if (!specifier.startsWith(".")) continue;
+      const target = relative("/src", resolve("/src", dirname(file.path), specifier)).split(sep).join("/");
+      if (target.startsWith("..")) continue;
+      const from = folderOf(file.path);
+      const to = folderOf(target);
+      if (from !== to) edges.push({ file: file.path, specifier, from, to });
+    }
+  }
+  return edges;
+}
+
+/** One message per import that breaks the layer table. */
+export function layerViolations(edges: ImportEdge[], layers: Record<string, readonly string[]> = LAYERS): string[] {
+  const problems: string[] = [];
+  for (const edge of edges) {
+    const allowed = layers[edge.from];
+    if (!allowed) {
+      problems.push(`src/${edge.file}: folder "${edge.from}" is not in the layer table (design.md §3)`);
+    } else if (!allowed.includes(edge.to)) {
+      const may = allowed.length ? allowed.join(", ") : "nothing";
+      problems.push(`src/${edge.file} imports "${edge.specifier}": ${edge.from} → ${edge.to} is not allowed (${edge.from} may import ${may})`);
+    }
+  }
+  return problems;
+}
+
+/** Cycles between folders, each as "a → b → a" with one example import per step. */
+export function folderCycles(edges: ImportEdge[]): string[] {
+  const graph = new Map<string, Map<string, ImportEdge>>();
+  for (const edge of edges) {
+    if (!graph.has(edge.from)) graph.set(edge.from, new Map());
+    const targets = graph.get(edge.from)!;
+    if (!targets.has(edge.to)) targets.set(edge.to, edge);
+  }
+  const cycles = new Set<string>();
+  const visit = (node: string, path: string[]) => {
+    for (const [next, edge] of graph.get(node) ?? []) {
+      const at = path.indexOf(next);
+      if (at !== -1) {
+        const loop = [...path.slice(at), next];
+        const rotated = canonical(loop.slice(0, -1));
+        const steps = loop.slice(0, -1).map((f, i) => graph.get(f)!.get(loop[i + 1])!);
+        cycles.add(`${rotated.join(" → ")} → ${rotated[0]} (${steps.map((s) => `src/${s.file} imports ${s.specifier}`).join("; ")})`);
+        void edge;
+      } else if (path.length < 20) {
+        visit(next, [...path, next]);
+      }
+    }
+  };
+  for (const node of graph.keys()) visit(node, [node]);
+  return [...new Map([...cycles].map((c) => [c.split(" (")[0], c])).values()].sort();
+}
+
+function canonical(nodes: string[]): string[] {
+  let best = 0;
+  for (let i = 1; i < nodes.length; i++) if (nodes[i] < nodes[best]) best = i;
+  return [...nodes.slice(best), ...nodes.slice(0, best)];
+}
+
+/** Files over `maxLines` lines, as "src/<path>: <n> lines". */
+export function oversizedFiles(files: SourceFile[], maxLines: number): string[] {
+  return files
+    .map((f) => ({ path: f.path, lines: f.text.split("\n").length - (f.text.endsWith("\n") ? 1 : 0) }))
+    .filter((f) => f.lines > maxLines)
+    .map((f) => `src/${f.path}: ${f.lines} lines (max ${maxLines})`);
+}
+
+export const SRC_DIR = resolve(dirname(new URL(import.meta.url).pathname), "../../src");

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { SRC_DIR, folderCycles, importEdges, importSpecifiers, layerViolations, readSources, type SourceFile } from "./import-graph.js";
+
+describe("layering (design.md §3)", () => {
+  const files = readSources(SRC_DIR);
+  const edges = importEdges(files);
+
+  it("finds the source files", () => {
+    expect(files.length).toBeGreaterThan(5);
+    expect(files.some((f) => f.path === "shared/types.ts")).toBe(true);
+  });
+
+  it("has no import that breaks the layer table", () => {
+    const problems = layerViolations(edges);
+    expect(problems, `Layer violations:\n${problems.join("\n")}`).toEqual([]);
+  });
+
+  it("has no cycle between folders", () => {
+    const cycles = folderCycles(edges);
+    expect(cycles, `Folder cycles:\n${cycles.join("\n")}`).toEqual([]);
+  });
+});
+
+describe("the checker itself", () => {
+  const fake = (path: string, text: string): SourceFile => ({ path, text });
+
+  it("sees static, type-only, re-export and dynamic imports", () => {
+    const text = [
+      'import { a } from "./a.js";',
+      'import type { B } from "../shared/b.js";',
+      'export * from "./c.js";',
+      'export { d } from "../tools/d.js";',
+      'const m = await import("../agent/e.js");',
+      'import "node:fs";',
+    ].join("\n");
+    expect(importSpecifiers(text)).toEqual(["./a.js", "../shared/b.js", "./c.js", "../tools/d.js", "../agent/e.js", "node:fs"]);
+  });
+
+  it("flags an upward import, a dynamic one, and an unknown folder", () => {
+    const edges = importEdges([
+      fake("shared/types.ts", 'import { x } from "../agent/loop.js";'),
+      fake("tools/read/index.ts", 'const s = await import("../../session/store.js");'),
+      fake("rpc/client/index.ts", 'import type { RpcCommand } from "../../protocol/commands.js";'),
+      fake("rpc/dispatch.ts", 'import { runLoop } from "../agent/loop.js";'),
+      fake("misc/x.ts", 'import { y } from "../shared/y.js";'),
+      fake("agent/loop.ts", 'import { z } from "./z.js"; import ai from "ai";'),
+    ]);
+    const problems = layerViolations(edges);
+    expect(problems).toHaveLength(4);
+    expect(problems[0]).toBe('src/shared/types.ts imports "../agent/loop.js": shared → agent is not allowed (shared may import nothing)');
+    expect(problems[1]).toMatch(/^src\/tools\/read\/index\.ts imports "..\/..\/session\/store.js": tools → session is not allowed/);
+    expect(problems[2]).toMatch(/^src\/rpc\/dispatch\.ts .* rpc → agent is not allowed/);
+    expect(problems[3]).toMatch(/folder "misc" is not in the layer table/);
+  });
+
+  it("reports a cycle between two folders with the offending imports", () => {
+    const edges = importEdges([
+      fake("tools/a.ts", 'import { b } from "../agent/b.js";'),
+      fake("agent/b.ts", 'import { a } from "../tools/a.js";'),
+      fake("agent/c.ts", 'import { s } from "../shared/s.js";'),
+    ]);
+    expect(folderCycles(edges)).toEqual([
+      'agent → tools → agent (src/agent/b.ts imports ../tools/a.js; src/tools/a.ts imports ../agent/b.js)',
+    ]);
+  });
+
+  it("finds longer cycles too", () => {
+    const edges = importEdges([
+      fake("a/x.ts", 'import "../b/x.js";'),
+      fake("b/x.ts", 'import "../c/x.js";'),
+      fake("c/x.ts", 'import "../a/x.js";'),
+    ]);
+    expect(folderCycles(edges).map((c) => c.split(" (")[0])).toEqual(["a → b → c → a"]);
+  });
+});
