@@ -1,14 +1,12 @@
 // The agent loop is a function with callbacks: it owns no I/O, no queues and no persistence.
 import type { LlmContext, StreamFn, StreamOptions } from "../providers/types.js";
 import type { Tool } from "../tools/types.js";
-import type { AgentEvent, AgentMessage, AgentToolResult, LlmMessage, Model, ToolCall } from "../shared/types.js";
+import type { AgentEvent, AgentMessage, LlmMessage, Model, ToolCall } from "../shared/types.js";
 
 export type InterruptMode = "immediate" | "wait";
 
-export interface ToolCallOutcome {
-  result: AgentToolResult;
-  isError: boolean;
-}
+export type { ToolOutcome as ToolCallOutcome } from "../tools/types.js";
+import type { ToolOutcome as ToolCallOutcome } from "../tools/types.js";
 
 export interface AgentLoopConfig {
   stream: StreamFn;

@@ -27,3 +27,9 @@ export interface Tool<Args = any> {
   /** Resolves to the result or throws; a thrown error becomes an `isError` result. */
   execute(args: Args, ctx: ToolContext): Promise<AgentToolResult>;
 }
+
+/** What running one tool call produced. */
+export interface ToolOutcome {
+  result: AgentToolResult;
+  isError: boolean;
+}

@@ -1,0 +1,148 @@
+// The agent loop (engine §2.4): turns of model call + tool batch until the model stops
+// calling tools and no steering or follow-up is queued, or until an error or abort.
+//
+// Abort (pith's choice, protocol §6.7(c) third variant not taken): when the run's signal fires
+// during the tool phase, the turn is closed (turn_end) and the run ends with agent_end right
+// away. No steering poll, no extra immediately-aborted model call, no follow-up poll: queued
+// messages stay in their queues for the next run. Steering already taken by an "immediate"
+// poll before the abort is not lost: it enters the context (message_start/end) before agent_end.
+import { errorMessage } from "../shared/errors.js";
+import type { AgentMessage, Model, ToolCall } from "../shared/types.js";
+import { addMessage, type RunState } from "./run-state.js";
+import { streamAssistant } from "./stream-turn.js";
+import { errorOutcome, exceptionAssistant, failedCallText, toolCallsOf } from "./synthetic.js";
+import { executeToolBatch } from "./tool-batch.js";
+import { emitSyntheticCall } from "./tool-events.js";
+import type { AgentLoopConfig, RunAgentLoop } from "./types.js";
+
+/** Optional extra the loop reads when present (not part of the lead's contract yet). */
+export interface AgentLoopExtras {
+  /** `ToolContext.cwd`; defaults to the process working directory. */
+  getCwd?(): string;
+}
+
+interface TurnOutcome {
+  stop: boolean;
+  hasToolCalls: boolean;
+  steering?: AgentMessage[];
+}
+
+export const runAgentLoop: RunAgentLoop = async (input, config) => {
+  const extras = config as AgentLoopConfig & AgentLoopExtras;
+  const flags = { ended: false };
+  const state: RunState = { input, config, added: [], cwd: "" };
+  try {
+    state.cwd = extras.getCwd?.() ?? process.cwd();
+    await runTurns(state, flags);
+    return state.added;
+  } catch (err) {
+    return flags.ended ? state.added : endAfterException(state, err);
+  }
+};
+
+async function runTurns(state: RunState, flags: { ended: boolean }): Promise<void> {
+  const { input, config } = state;
+  input.emit({ type: "agent_start" });
+  input.emit({ type: "turn_start" });
+  for (const message of input.prompts) addMessage(state, message);
+  let pending = input.signal.aborted ? [] : config.pollSteering();
+  let first = true;
+  for (;;) {
+    let hasToolCalls = true;
+    while (hasToolCalls || pending.length > 0) {
+      if (!first) input.emit({ type: "turn_start" });
+      first = false;
+      for (const message of pending) addMessage(state, message);
+      pending = [];
+      const turn = await runTurn(state);
+      if (turn.stop) return endRun(state, flags);
+      hasToolCalls = turn.hasToolCalls;
+      pending = turn.steering ?? config.pollSteering();
+    }
+    const followUps = config.pollFollowUps();
+    if (followUps.length === 0) break;
+    pending = followUps;
+  }
+  endRun(state, flags);
+}
+
+function endRun(state: RunState, flags: { ended: boolean }): void {
+  flags.ended = true;
+  state.input.emit({ type: "agent_end", messages: state.added });
+}
+
+/** One model call and its tool batch, closed by turn_end. */
+async function runTurn(state: RunState): Promise<TurnOutcome> {
+  const { input } = state;
+  const assistant = await streamAssistant(state);
+  if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
+    const text = failedCallText(assistant.stopReason, assistant.errorMessage);
+    const results = toolCallsOf(assistant).map((call) => emitSyntheticCall(state, call, errorOutcome(text)));
+    input.emit({ type: "turn_end", message: assistant, toolResults: results });
+    return { stop: true, hasToolCalls: results.length > 0 };
+  }
+  const calls = toolCallsOf(assistant);
+  const batch = calls.length > 0 ? await executeToolBatch(state, calls) : { results: [], steering: undefined };
+  input.emit({ type: "turn_end", message: assistant, toolResults: batch.results });
+  if (input.signal.aborted) {
+    for (const message of batch.steering ?? []) addMessage(state, message);
+    return { stop: true, hasToolCalls: calls.length > 0 };
+  }
+  return { stop: false, hasToolCalls: calls.length > 0, steering: batch.steering };
+}
+
+/**
+ * Engine §2.4 exception path: something escaped (a listener or a poll threw). Tool calls left
+ * without a result get one (no events: emitting is what may be broken), then a synthetic
+ * error assistant message closes the run.
+ */
+function endAfterException(state: RunState, err: unknown): AgentMessage[] {
+  const { input, config } = state;
+  const message = errorMessage(err);
+  repairPairing(input.messages, state.added, message);
+  const synthetic = exceptionAssistant(modelIdentity(config), input.signal.aborted, message);
+  input.messages.push(synthetic);
+  try {
+    input.emit({ type: "agent_end", messages: [synthetic] });
+  } catch (emitErr) {
+    // The listener that failed is the only place to report to; the return value still carries it.
+    synthetic.errorMessage = `${message}; agent_end listener failed: ${errorMessage(emitErr)}`;
+  }
+  return [synthetic];
+}
+
+function modelIdentity(config: AgentLoopConfig): Pick<Model, "api" | "provider" | "id"> {
+  try {
+    return config.getModel();
+  } catch (err) {
+    return { api: "unknown", provider: "unknown", id: `unknown (${errorMessage(err)})` };
+  }
+}
+
+/** Inserts an error result after the results of every assistant message of the run that lacks one. */
+function repairPairing(messages: AgentMessage[], added: AgentMessage[], reason: string): void {
+  const answered = new Set(added.flatMap((m) => (m.role === "toolResult" ? [m.toolCallId] : [])));
+  for (const assistant of added) {
+    if (assistant.role !== "assistant") continue;
+    const missing = toolCallsOf(assistant).filter((c) => !answered.has(c.id));
+    if (missing.length === 0) continue;
+    let at = messages.indexOf(assistant) + 1;
+    if (at === 0) continue;
+    while (at < messages.length && messages[at]?.role === "toolResult") at++;
+    messages.splice(at, 0, ...missing.map((call) => repairResult(call, reason)));
+  }
+}
+
+function repairResult(call: ToolCall, reason: string): AgentMessage {
+  const text = failedCallText("error", reason);
+  return {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: [{ type: "text", text }],
+    details: {},
+    isError: true,
+    isWarning: false,
+    timestamp: Date.now(),
+  };
+}

@@ -1,0 +1,71 @@
+// Messages and results the loop makes up itself: placeholders, aborted/error assistant
+// messages, and the error results given to tool calls that never ran.
+import { ABORT_MESSAGE } from "../shared/abort.js";
+import type { AssistantMessage, Model, ToolCall } from "../shared/types.js";
+import { emptyUsage } from "../shared/types.js";
+import type { ToolCallOutcome } from "./types.js";
+
+export const SKIPPED_TEXT = "Skipped due to queued user message.";
+
+type ModelIdentity = Pick<Model, "api" | "provider" | "id">;
+
+/** The empty partial announced by `message_start` when the provider did not announce one. */
+export function placeholderAssistant(model: ModelIdentity, timestamp = Date.now()): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp,
+  };
+}
+
+/**
+ * The final message of a stream that ended without a terminal event of its own: the last
+ * partial (content kept, detached from the provider's object) with the given stop reason.
+ */
+export function finalFromPartial(
+  partial: AssistantMessage,
+  stopReason: "aborted" | "error",
+  message: string,
+): AssistantMessage {
+  // Blocks are copied one level deep: the provider may keep mutating its partial.
+  const content = partial.content.map((block) => ({ ...block }));
+  return { ...partial, content, stopReason, errorMessage: message };
+}
+
+export function abortedFromPartial(partial: AssistantMessage): AssistantMessage {
+  return finalFromPartial(partial, "aborted", ABORT_MESSAGE);
+}
+
+/** Engine §2.4: what `agent_end` carries when an exception escaped the loop. */
+export function exceptionAssistant(model: ModelIdentity, aborted: boolean, message: string): AssistantMessage {
+  return {
+    ...placeholderAssistant(model),
+    content: [{ type: "text", text: "" }],
+    stopReason: aborted ? "aborted" : "error",
+    errorMessage: message,
+  };
+}
+
+export function toolCallsOf(message: AssistantMessage): ToolCall[] {
+  return message.content.filter((c): c is ToolCall => c.type === "toolCall");
+}
+
+/** An `isError` outcome carrying one text block (synthetic results have `details: {}`). */
+export function errorOutcome(text: string): ToolCallOutcome {
+  return { isError: true, result: { content: [{ type: "text", text }], details: {} } };
+}
+
+/** The result text for tool calls of an aborted or failed assistant message (engine §2.8). */
+export function failedCallText(stopReason: "aborted" | "error", errorMessage: string | undefined): string {
+  const sentence = stopReason === "aborted" ? "Tool execution was aborted" : "Tool execution failed due to an error";
+  return errorMessage ? `${sentence}: ${errorMessage}` : `${sentence}.`;
+}
+
+export function abortedCallText(): string {
+  return failedCallText("aborted", ABORT_MESSAGE);
+}

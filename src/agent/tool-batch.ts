@@ -1,0 +1,133 @@
+// Executes the tool calls of one assistant message (engine §2.7, protocol §7.4).
+// `shared` calls run together; an `exclusive` call waits for every earlier call and blocks
+// every later one. Results are emitted, appended and returned in completion order.
+import { errorMessage } from "../shared/errors.js";
+import type { AgentMessage, ToolCall, ToolResultMessage } from "../shared/types.js";
+import { runTool } from "../tools/run-tool.js";
+import type { Tool, ToolContext } from "../tools/types.js";
+import { linkedAbort, neverAbortedSignal, type LinkedAbort } from "./linked-abort.js";
+import type { RunState } from "./run-state.js";
+import { abortedCallText, errorOutcome, SKIPPED_TEXT } from "./synthetic.js";
+import { callArgs, emitSyntheticCall, emitToolResult, emitToolStart, type CallArgs } from "./tool-events.js";
+import type { ToolCallOutcome } from "./types.js";
+
+export interface BatchOutcome {
+  /** The turn's tool results in completion order (skipped calls last, in call order). */
+  results: ToolResultMessage[];
+  /** Steering taken by an "immediate"-mode poll during the batch: the next turn's pending messages. */
+  steering?: AgentMessage[];
+}
+
+export function notFoundText(name: string): string {
+  return `Tool ${name} not found`;
+}
+
+/** Runs every call of `calls`; each gets exactly one toolResult message. */
+export async function executeToolBatch(state: RunState, calls: ToolCall[]): Promise<BatchOutcome> {
+  const batch = new ToolBatch(state, calls);
+  return batch.run();
+}
+
+class ToolBatch {
+  private readonly link: LinkedAbort;
+  private readonly tools = new Map<string, Tool>();
+  private readonly immediate: boolean;
+  private readonly results: ToolResultMessage[] = [];
+  private readonly unstarted: ToolCall[] = [];
+  private steering: AgentMessage[] | undefined;
+
+  constructor(
+    private readonly state: RunState,
+    private readonly calls: ToolCall[],
+  ) {
+    this.link = linkedAbort(state.input.signal);
+    for (const tool of state.config.getTools()) if (!this.tools.has(tool.name)) this.tools.set(tool.name, tool);
+    this.immediate = state.config.getInterruptMode() === "immediate";
+  }
+
+  async run(): Promise<BatchOutcome> {
+    try {
+      // Settle every call before reporting a failure (a throwing listener), so no result lands late.
+      const settled = await Promise.allSettled(this.schedule());
+      const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+      if (failure) throw failure.reason;
+      const order = new Map(this.calls.map((c, i) => [c, i]));
+      this.unstarted.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+      for (const call of this.unstarted) this.results.push(emitSyntheticCall(this.state, call, errorOutcome(SKIPPED_TEXT)));
+      return this.steering ? { results: this.results, steering: this.steering } : { results: this.results };
+    } finally {
+      this.link.dispose();
+    }
+  }
+
+  /** One promise per call, chained so that exclusive calls are serialised. */
+  private schedule(): Promise<void>[] {
+    const all: Promise<void>[] = [];
+    let gate: Promise<unknown> = Promise.resolve();
+    for (const call of this.calls) {
+      const tool = this.tools.get(call.name);
+      if (tool?.concurrency === "exclusive") {
+        const p = Promise.all(all).then(() => this.runCall(call, tool));
+        gate = p;
+        all.push(p);
+      } else {
+        all.push(gate.then(() => this.runCall(call, tool)));
+      }
+    }
+    return all;
+  }
+
+  private async runCall(call: ToolCall, tool: Tool | undefined): Promise<void> {
+    if (this.steering) {
+      this.unstarted.push(call);
+      return;
+    }
+    if (this.state.input.signal.aborted) {
+      this.results.push(emitSyntheticCall(this.state, call, errorOutcome(abortedCallText())));
+      return;
+    }
+    const view = callArgs(call);
+    emitToolStart(this.state, call, view);
+    const state = { finished: false };
+    const outcome = await this.execute(call, tool, view, state);
+    state.finished = true;
+    const skipped = this.steering !== undefined;
+    this.results.push(emitToolResult(this.state, call, skipped ? errorOutcome(SKIPPED_TEXT) : outcome, skipped));
+    this.pollSteering();
+  }
+
+  private async execute(
+    call: ToolCall,
+    tool: Tool | undefined,
+    view: CallArgs,
+    state: { finished: boolean },
+  ): Promise<ToolCallOutcome> {
+    if (!tool) return errorOutcome(notFoundText(call.name));
+    const input = this.state.input;
+    const ctx: ToolContext = {
+      cwd: this.state.cwd,
+      toolCallId: call.id,
+      signal: tool.nonAbortable ? neverAbortedSignal() : this.link.signal,
+      onUpdate: (partialResult) => {
+        if (state.finished) return;
+        input.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: view.args, partialResult });
+      },
+    };
+    const run = () => runTool(tool, view.args, ctx);
+    try {
+      const wrap = this.state.config.wrapToolExecution;
+      return await (wrap ? wrap(call, tool, run) : run());
+    } catch (err) {
+      return errorOutcome(errorMessage(err));
+    }
+  }
+
+  /** "immediate" mode: after each completed call, one steering poll; messages interrupt the batch. */
+  private pollSteering(): void {
+    if (!this.immediate || this.steering || this.state.input.signal.aborted) return;
+    const messages = this.state.config.pollSteering();
+    if (messages.length === 0) return;
+    this.steering = messages;
+    this.link.controller.abort();
+  }
+}
