@@ -1,0 +1,112 @@
+// The narrow object an extension factory receives. Registration methods write into the
+// extension's record; action methods go through the shared runtime to the host, which the
+// runner binds after loading (calling them from inside the factory is an error, as in pi).
+import { PithError, errorMessage } from "../shared/errors.js";
+import { createEventBus } from "./event-bus.js";
+import { execCommand } from "./exec.js";
+import type { ExtensionHost } from "./host.js";
+import type { EventBus, ExtensionAPI, ExtensionErrorListener, LoadedExtension, ToolDefinition } from "./types.js";
+
+export const NOT_INITIALIZED =
+  "Extension runtime not initialized. Action methods cannot be called during extension loading.";
+
+/** Shared by every extension of one load: the host arrives when the runner is created. */
+export interface ExtensionRuntime {
+  host: ExtensionHost | undefined;
+  events: EventBus;
+  onError: ExtensionErrorListener;
+}
+
+export function createExtensionRuntime(onError: ExtensionErrorListener): ExtensionRuntime {
+  return { host: undefined, events: createEventBus(onError), onError };
+}
+
+export function createLoadedExtension(path: string): LoadedExtension {
+  return { path, handlers: new Map(), tools: new Map(), commands: new Map(), flags: new Map() };
+}
+
+function hostOf(runtime: ExtensionRuntime): ExtensionHost {
+  if (!runtime.host) throw new PithError("unavailable", NOT_INITIALIZED);
+  return runtime.host;
+}
+
+/** The host method `name`, or a clear error when this host does not offer it. */
+function need<K extends keyof ExtensionHost>(runtime: ExtensionRuntime, name: K): NonNullable<ExtensionHost[K]> {
+  const host = hostOf(runtime);
+  const fn = host[name];
+  if (typeof fn !== "function") throw new PithError("unavailable", `pi.${String(name)}() is not supported by pith in this mode`);
+  return (fn as (...args: unknown[]) => unknown).bind(host) as NonNullable<ExtensionHost[K]>;
+}
+
+/** Runs a host send and reports an async failure instead of leaving it unhandled. */
+function reportAsync(runtime: ExtensionRuntime, extension: LoadedExtension, event: string, result: unknown): void {
+  if (result instanceof Promise) {
+    result.catch((err: unknown) => runtime.onError({ extensionPath: extension.path, event, error: errorMessage(err) }));
+  }
+}
+
+function registrationMethods(extension: LoadedExtension, runtime: ExtensionRuntime) {
+  const unsupported = (what: string) =>
+    runtime.onError({ extensionPath: extension.path, event: what, error: `${what} is not supported by pith; ignored` });
+  return {
+    on(event: string, handler: (...args: any[]) => unknown): void {
+      if (typeof handler !== "function") throw new PithError("invalid_request", `pi.on("${event}") needs a handler function`);
+      const list = extension.handlers.get(event) ?? [];
+      list.push(handler as never);
+      extension.handlers.set(event, list);
+    },
+    registerTool(tool: ToolDefinition<object, any>): void {
+      if (!tool || typeof tool.name !== "string" || tool.name.trim() === "") {
+        throw new PithError("invalid_request", "registerTool needs a tool with a non-empty name");
+      }
+      if (typeof tool.execute !== "function") {
+        throw new PithError("invalid_request", `Tool "${tool.name}" must provide an execute function`);
+      }
+      extension.tools.set(tool.name, tool);
+    },
+    registerCommand(name: string, options: { description?: string; handler: (...a: any[]) => unknown }): void {
+      const clean = String(name).replace(/^\//, "").trim();
+      if (!clean || /\s/.test(clean)) throw new PithError("invalid_request", `Invalid command name: "${name}"`);
+      if (typeof options?.handler !== "function") {
+        throw new PithError("invalid_request", `Command "${clean}" must provide a handler function`);
+      }
+      extension.commands.set(clean, options as never);
+    },
+    registerFlag(name: string, options: { default?: boolean | string }): void {
+      extension.flags.set(name, options?.default);
+    },
+    getFlag: (name: string) => extension.flags.get(name),
+    registerShortcut: () => {},
+    registerMessageRenderer: () => {},
+    registerProvider: () => unsupported("registerProvider"),
+  };
+}
+
+export function createExtensionApi(extension: LoadedExtension, runtime: ExtensionRuntime): ExtensionAPI {
+  const api = {
+    ...registrationMethods(extension, runtime),
+    sendMessage(message, options) {
+      reportAsync(runtime, extension, "sendMessage", hostOf(runtime).sendMessage(message, options));
+    },
+    sendUserMessage(content, options) {
+      reportAsync(runtime, extension, "sendUserMessage", hostOf(runtime).sendUserMessage(content, options));
+    },
+    appendEntry: (customType, data) => need(runtime, "appendEntry")(customType, data),
+    setSessionName: (name) => need(runtime, "setSessionName")(name),
+    getSessionName: () => hostOf(runtime).getSessionName?.(),
+    setLabel: (entryId, label) => need(runtime, "setLabel")(entryId, label),
+    exec(command, args, options = {}) {
+      const host = hostOf(runtime);
+      if (host.exec) return host.exec(command, args, options);
+      return execCommand(command, args, host.cwd, options);
+    },
+    getActiveTools: () => hostOf(runtime).getActiveTools?.() ?? [],
+    getAllTools: () => hostOf(runtime).getAllTools?.() ?? [],
+    setActiveTools: (names) => need(runtime, "setActiveTools")(names),
+    setModel: (model) => need(runtime, "setModel")(model),
+    getThinkingLevel: () => hostOf(runtime).getThinkingLevel?.(),
+    setThinkingLevel: (level) => need(runtime, "setThinkingLevel")(level),
+    events: runtime.events,
+  } satisfies Omit<ExtensionAPI, "on"> & { on: unknown };
+  return api as ExtensionAPI;
+}

@@ -1,0 +1,24 @@
+// Slash commands: `/name args` in a prompt runs the extension command `name`.
+
+export interface ParsedCommand {
+  name: string;
+  /** Everything after the first run of whitespace, untrimmed at the end (pi passes it as is). */
+  args: string;
+}
+
+export interface ExtensionCommandInfo {
+  name: string;
+  description?: string;
+  source: "extension";
+  /** The extension module that registered it. */
+  path: string;
+}
+
+/** `"/deploy prod now"` → `{name: "deploy", args: "prod now"}`; anything else → undefined. */
+export function parseSlashCommand(text: string): ParsedCommand | undefined {
+  const trimmed = text.trimStart();
+  if (!trimmed.startsWith("/")) return undefined;
+  const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed);
+  if (!match) return undefined;
+  return { name: match[1], args: match[2] ?? "" };
+}

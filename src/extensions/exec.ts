@@ -1,0 +1,42 @@
+// `pi.exec(command, args, opts)`: run a subprocess (no shell) in its own process group, killed
+// with its group on abort and on timeout.
+import { spawn } from "node:child_process";
+import type { ExecOptions, ExecResult } from "./types.js";
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch (err) {
+    // The group is already gone: nothing left to kill.
+    void err;
+  }
+}
+
+export function execCommand(command: string, args: string[], cwd: string, options: ExecOptions = {}): Promise<ExecResult> {
+  return new Promise((resolve) => {
+    let stdout = "";
+    let stderr = "";
+    let killed = false;
+    const child = spawn(command, args, { cwd: options.cwd ?? cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const kill = () => {
+      killed = true;
+      killGroup(child.pid);
+    };
+    const timer = options.timeout !== undefined && options.timeout > 0 ? setTimeout(kill, options.timeout) : undefined;
+    if (options.signal?.aborted) kill();
+    options.signal?.addEventListener("abort", kill, { once: true });
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const finish = (code: number) => {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", kill);
+      resolve({ stdout, stderr, code, killed });
+    };
+    child.on("error", (err) => {
+      stderr += err.message;
+      finish(127);
+    });
+    child.on("close", (code) => finish(code ?? 1));
+  });
+}

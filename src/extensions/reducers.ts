@@ -1,0 +1,147 @@
+// How the results of several handlers of one event combine (engine.md §11.3). A step sees one
+// handler's non-empty result, may update the event the next handler sees, and may stop the
+// fan-out; `done` turns what was gathered into the runner's answer.
+import type {
+  BeforeAgentStartEvent,
+  BeforeAgentStartEventResult,
+  BeforeAgentStartOutcome,
+  CancelResult,
+  ContextEvent,
+  ContextEventResult,
+  InputEvent,
+  InputEventResult,
+  InputOutcome,
+  SessionBeforeCompactResult,
+  ToolCallEventResult,
+  ToolResultEvent,
+  ToolResultEventResult,
+  UserBashEventResult,
+} from "./events.js";
+
+export const DEFAULT_BLOCK_REASON = "Tool execution was blocked by an extension";
+
+export interface Reducer<E, R> {
+  /** Returns true to stop: no later handler runs. */
+  step(event: E, result: unknown): boolean;
+  /** A throwing handler; returns true to stop. */
+  thrown?(event: E, extensionPath: string, message: string): boolean;
+  done(event: E): R | undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+export function toolCallReducer(): Reducer<unknown, ToolCallEventResult> {
+  let blocked: ToolCallEventResult | undefined;
+  return {
+    step(_e, r) {
+      if (!isObject(r) || r.block !== true) return false;
+      blocked = { block: true, reason: typeof r.reason === "string" && r.reason ? r.reason : DEFAULT_BLOCK_REASON };
+      return true;
+    },
+    thrown(_e, path, message) {
+      blocked = { block: true, reason: `Extension ${path} failed: ${message}` };
+      return true;
+    },
+    done: () => blocked,
+  };
+}
+
+export function toolResultReducer(): Reducer<ToolResultEvent, ToolResultEventResult> {
+  let patch: ToolResultEventResult | undefined;
+  return {
+    step(e, r) {
+      if (!isObject(r)) return false;
+      const p = r as ToolResultEventResult;
+      patch ??= {};
+      if (Array.isArray(p.content)) e.content = patch.content = p.content;
+      if ("details" in p) e.details = patch.details = p.details;
+      if (typeof p.isError === "boolean") e.isError = patch.isError = p.isError;
+      return false;
+    },
+    done: () => patch,
+  };
+}
+
+export function contextReducer(): Reducer<ContextEvent, ContextEventResult> {
+  let replaced = false;
+  return {
+    step(e, r) {
+      const messages = isObject(r) ? (r as ContextEventResult).messages : undefined;
+      if (Array.isArray(messages)) {
+        e.messages = messages;
+        replaced = true;
+      }
+      return false;
+    },
+    done: (e) => (replaced ? { messages: e.messages } : undefined),
+  };
+}
+
+export function beforeAgentStartReducer(): Reducer<BeforeAgentStartEvent, BeforeAgentStartOutcome> {
+  const out: BeforeAgentStartOutcome = { messages: [] };
+  let changed = false;
+  return {
+    step(e, r) {
+      if (!isObject(r)) return false;
+      const res = r as BeforeAgentStartEventResult;
+      if (isObject(res.message)) {
+        out.messages.push(res.message);
+        changed = true;
+      }
+      if (typeof res.systemPrompt === "string") {
+        e.systemPrompt = out.systemPrompt = res.systemPrompt;
+        changed = true;
+      }
+      return false;
+    },
+    done: () => (changed ? out : undefined),
+  };
+}
+
+export function inputReducer(): Reducer<InputEvent, InputOutcome> {
+  let outcome: InputOutcome | undefined;
+  return {
+    step(e, r) {
+      if (!isObject(r)) return false;
+      const res = r as Record<string, any> & InputEventResult;
+      if (res.action === "handled" || res.handled === true) {
+        outcome = { handled: true, text: e.text, images: e.images };
+        return true;
+      }
+      if ((res.action === "transform" || res.action === undefined) && typeof res.text === "string") {
+        e.text = res.text;
+        if (Array.isArray(res.images)) e.images = res.images;
+        outcome = { handled: false, text: e.text, images: e.images };
+      }
+      return false;
+    },
+    done: () => outcome,
+  };
+}
+
+/** First `{cancel: true}` wins (and, for compaction, first `{compaction}`). */
+export function cancelReducer(): Reducer<unknown, SessionBeforeCompactResult & CancelResult> {
+  let found: SessionBeforeCompactResult | undefined;
+  return {
+    step(_e, r) {
+      if (!isObject(r)) return false;
+      if (r.cancel === true) found = { cancel: true };
+      else if (isObject(r.compaction)) found = { compaction: r.compaction as never };
+      return found !== undefined;
+    },
+    done: () => found,
+  };
+}
+
+/** First `{result}` wins. */
+export function userBashReducer(): Reducer<unknown, UserBashEventResult> {
+  let found: UserBashEventResult | undefined;
+  return {
+    step(_e, r) {
+      if (!isObject(r) || !isObject(r.result)) return false;
+      found = { result: r.result };
+      return true;
+    },
+    done: () => found,
+  };
+}

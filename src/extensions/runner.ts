@@ -1,0 +1,242 @@
+// The ExtensionRunner the session drives: fans events out to handlers (load order, then
+// registration order, each awaited), adapts registered tools, runs slash commands. A throwing
+// handler is reported through `onError` and the remaining handlers still run.
+import { errorMessage } from "../shared/errors.js";
+import type { ToolCall } from "../shared/types.js";
+import type { Tool, ToolOutcome } from "../tools/types.js";
+import type { LoadedExtensions } from "./loader.js";
+import { createCommandContext, createExtensionContext, createUiContext } from "./context.js";
+import { parseSlashCommand, type ExtensionCommandInfo } from "./command.js";
+import type {
+  BeforeAgentStartEvent,
+  BeforeAgentStartOutcome,
+  CancelResult,
+  ContextEvent,
+  ContextEventResult,
+  ExtensionEvent,
+  InputEvent,
+  InputOutcome,
+  SessionBeforeCompactResult,
+  SessionLifecycleEvent,
+  ToolCallEvent,
+  ToolCallEventResult,
+  ToolResultEvent,
+  ToolResultEventResult,
+  UserBashEvent,
+  UserBashEventResult,
+} from "./events.js";
+import type { ExtensionHost } from "./host.js";
+import {
+  beforeAgentStartReducer,
+  cancelReducer,
+  contextReducer,
+  inputReducer,
+  toolCallReducer,
+  toolResultReducer,
+  userBashReducer,
+  type Reducer,
+} from "./reducers.js";
+import { adaptExtensionTool, toolDefinitionProblem } from "./tool-adapter.js";
+import type {
+  ExtensionCommandContext,
+  ExtensionContext,
+  ExtensionErrorListener,
+  LoadedExtension,
+  ToolDefinition,
+} from "./types.js";
+
+type CancelEvent = Extract<SessionLifecycleEvent, { type: "session_before_switch" | "session_before_branch" }>;
+type CompactEvent = Extract<SessionLifecycleEvent, { type: "session_before_compact" }>;
+
+const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
+  tool_call: toolCallReducer,
+  tool_result: toolResultReducer,
+  context: contextReducer,
+  before_agent_start: beforeAgentStartReducer,
+  input: inputReducer,
+  user_bash: userBashReducer,
+  session_before_switch: cancelReducer,
+  session_before_branch: cancelReducer,
+  session_before_compact: cancelReducer,
+};
+
+export class ExtensionRunner {
+  readonly extensions: readonly LoadedExtension[];
+  private readonly host: ExtensionHost;
+  private readonly onError: ExtensionErrorListener;
+  private readonly ctx: ExtensionContext;
+  private readonly adapted = new Map<ToolDefinition<object, any>, Tool>();
+  private readonly rejected = new Set<ToolDefinition<object, any>>();
+  private turnIndex = 0;
+  private shutdownFlag = false;
+
+  constructor(loaded: LoadedExtensions, host: ExtensionHost, onError: ExtensionErrorListener) {
+    this.extensions = loaded.extensions;
+    this.host = host;
+    this.onError = onError;
+    loaded.runtime.host = host;
+    loaded.runtime.onError = onError;
+    this.ctx = createExtensionContext(host, createUiContext(host.ui), () => this.requestShutdown());
+  }
+
+  /** Set by `ctx.shutdown()`: the host exits after handling its next command. */
+  get shutdownRequested(): boolean {
+    return this.shutdownFlag;
+  }
+
+  get context(): ExtensionContext {
+    return this.ctx;
+  }
+
+  hasHandlers(type: string): boolean {
+    return this.extensions.some((e) => (e.handlers.get(type)?.length ?? 0) > 0);
+  }
+
+  emit(event: ToolCallEvent): Promise<ToolCallEventResult | undefined>;
+  emit(event: ToolResultEvent): Promise<ToolResultEventResult | undefined>;
+  emit(event: ContextEvent): Promise<ContextEventResult | undefined>;
+  emit(event: BeforeAgentStartEvent): Promise<BeforeAgentStartOutcome | undefined>;
+  emit(event: InputEvent): Promise<InputOutcome | undefined>;
+  emit(event: UserBashEvent): Promise<UserBashEventResult | undefined>;
+  emit(event: CancelEvent): Promise<CancelResult | undefined>;
+  emit(event: CompactEvent): Promise<SessionBeforeCompactResult | undefined>;
+  emit(event: ExtensionEvent): Promise<void>;
+  /** Never rejects. Result-bearing events answer their combined result, others undefined. */
+  async emit(event: ExtensionEvent): Promise<unknown> {
+    const decorated = this.decorate(event);
+    if (!this.hasHandlers(event.type)) return undefined;
+    const make = REDUCERS[event.type];
+    const reducer = make ? make() : undefined;
+    // Chained events see the previous handler's changes: give them a private copy.
+    const current = reducer ? { ...decorated } : decorated;
+    await this.fanOut(current, reducer);
+    return reducer?.done(current);
+  }
+
+  private decorate(event: ExtensionEvent): ExtensionEvent {
+    switch (event.type) {
+      case "agent_start":
+        this.turnIndex = 0;
+        return event;
+      case "turn_start":
+        return { turnIndex: this.turnIndex, timestamp: Date.now(), ...event };
+      case "turn_end":
+        return { turnIndex: this.turnIndex++, ...event };
+      default:
+        return event;
+    }
+  }
+
+  private async fanOut(event: ExtensionEvent, reducer: Reducer<any, unknown> | undefined): Promise<void> {
+    for (const ext of this.extensions) {
+      for (const handler of ext.handlers.get(event.type) ?? []) {
+        let result: unknown;
+        try {
+          result = await handler(event, this.ctx);
+        } catch (err) {
+          const message = errorMessage(err);
+          this.onError({ extensionPath: ext.path, event: event.type, error: message });
+          if (reducer?.thrown?.(event, ext.path, message)) return;
+          continue;
+        }
+        if (result !== undefined && result !== null && reducer?.step(event, result)) return;
+      }
+    }
+  }
+
+  /**
+   * `AgentLoopConfig.wrapToolExecution` (bound: pass it as is): `tool_call` may block,
+   * `tool_result` may patch.
+   */
+  readonly wrapToolExecution = async (call: ToolCall, tool: Tool, run: () => Promise<ToolOutcome>): Promise<ToolOutcome> => {
+    if (!this.hasHandlers("tool_call") && !this.hasHandlers("tool_result")) return run();
+    const input = call.arguments;
+    const block = await this.emit({ type: "tool_call", toolName: tool.name, toolCallId: call.id, input });
+    if (block?.block) {
+      return { result: { content: [{ type: "text", text: block.reason ?? "" }], details: {} }, isError: true };
+    }
+    const outcome = await run();
+    const patch = await this.emit({
+      type: "tool_result",
+      toolName: tool.name,
+      toolCallId: call.id,
+      input,
+      content: outcome.result.content,
+      details: outcome.result.details,
+      isError: outcome.isError,
+    });
+    if (!patch) return outcome;
+    const result = { ...outcome.result };
+    if (patch.content) result.content = patch.content;
+    if ("details" in patch) result.details = patch.details;
+    return { result, isError: patch.isError ?? outcome.isError };
+  };
+
+  /** Every extension tool (first registration of a name wins), as pith Tools. */
+  registeredTools(): Tool[] {
+    const tools: Tool[] = [];
+    const names = new Set<string>();
+    for (const ext of this.extensions) {
+      for (const def of ext.tools.values()) {
+        const tool = this.adapt(ext, def);
+        if (!tool || names.has(tool.name)) continue;
+        names.add(tool.name);
+        tools.push(tool);
+      }
+    }
+    return tools;
+  }
+
+  private adapt(ext: LoadedExtension, def: ToolDefinition<object, any>): Tool | undefined {
+    const known = this.adapted.get(def);
+    if (known || this.rejected.has(def)) return known;
+    const problem = toolDefinitionProblem(def);
+    if (problem) {
+      this.rejected.add(def);
+      this.onError({ extensionPath: ext.path, event: "registerTool", error: problem });
+      return undefined;
+    }
+    const tool = adaptExtensionTool(def, () => this.ctx);
+    this.adapted.set(def, tool);
+    return tool;
+  }
+
+  commands(): ExtensionCommandInfo[] {
+    const out: ExtensionCommandInfo[] = [];
+    const seen = new Set<string>();
+    for (const ext of this.extensions) {
+      for (const [name, def] of ext.commands) {
+        if (seen.has(name)) continue;
+        seen.add(name);
+        const info: ExtensionCommandInfo = { name, source: "extension", path: ext.path };
+        if (def.description !== undefined) info.description = def.description;
+        out.push(info);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Runs `/name args` when `name` is an extension command: resolves true once the handler
+   * finished (a throwing handler is reported as `command:<name>`), false when it is not one.
+   */
+  async runCommand(text: string, overrides?: Partial<ExtensionCommandContext>): Promise<boolean> {
+    const parsed = parseSlashCommand(text);
+    if (!parsed) return false;
+    const def = this.extensions.map((e) => e.commands.get(parsed.name)).find((d) => d !== undefined);
+    if (!def) return false;
+    const ctx = createCommandContext(this.host, this.ctx);
+    if (overrides) Object.assign(ctx, overrides);
+    try {
+      await def.handler(parsed.args, ctx);
+    } catch (err) {
+      this.onError({ extensionPath: `command:${parsed.name}`, event: "command", error: errorMessage(err) });
+    }
+    return true;
+  }
+
+  private requestShutdown(): void {
+    this.shutdownFlag = true;
+    this.host.onShutdownRequested?.();
+  }
+}

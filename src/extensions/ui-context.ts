@@ -1,0 +1,54 @@
+// `ctx.ui` as pi extensions know it: the ExtensionUi port plus the TUI-only members, which are
+// harmless no-ops here (engine.md §11.4).
+import type { DialogOptions, EditorOptions, ExtensionUi, NotifyType, WidgetOptions } from "./ui.js";
+
+export const THEME_UNSUPPORTED = "Theme switching not supported in RPC mode";
+
+export interface ExtensionUiContext extends ExtensionUi {
+  /** Component factories are ignored; only string arrays (or undefined) reach the port. */
+  setWidget(key: string, content?: string[] | ((...args: any[]) => unknown), opts?: WidgetOptions): void;
+  pasteToEditor(text: string): void;
+  setWorkingMessage(message?: string): void;
+  setFooter(factory: unknown): void;
+  setHeader(factory: unknown): void;
+  setEditorComponent(factory: unknown): void;
+  setToolsExpanded(expanded: boolean): void;
+  onTerminalInput(handler: unknown): () => void;
+  /** Custom TUI components cannot be shown: resolves undefined. */
+  custom<T>(factory: unknown, options?: unknown): Promise<T | undefined>;
+  readonly theme: undefined;
+  getAllThemes(): { name: string; path: string | undefined }[];
+  getTheme(name: string): undefined;
+  setTheme(theme: unknown): { success: boolean; error?: string };
+}
+
+export function createUiContext(port: ExtensionUi): ExtensionUiContext {
+  return {
+    select: (title: string, options: string[], opts?: DialogOptions) => port.select(title, options, opts),
+    confirm: (title: string, message: string, opts?: DialogOptions) => port.confirm(title, message, opts),
+    input: (title: string, placeholder?: string, opts?: DialogOptions) => port.input(title, placeholder, opts),
+    editor: (title: string, prefill?: string, opts?: EditorOptions) => port.editor(title, prefill, opts),
+    notify: (message: string, type?: NotifyType) => port.notify(message, type),
+    setStatus: (key: string, text?: string) => port.setStatus(key, text),
+    setWidget: (key, content, opts) => {
+      if (content === undefined || (Array.isArray(content) && content.every((l) => typeof l === "string"))) {
+        port.setWidget(key, content, opts);
+      }
+    },
+    setTitle: (title: string) => port.setTitle(title),
+    setEditorText: (text: string) => port.setEditorText(text),
+    pasteToEditor: (text: string) => port.setEditorText(text),
+    getEditorText: () => port.getEditorText(),
+    setWorkingMessage: () => {},
+    setFooter: () => {},
+    setHeader: () => {},
+    setEditorComponent: () => {},
+    setToolsExpanded: () => {},
+    onTerminalInput: () => () => {},
+    custom: () => Promise.resolve(undefined),
+    theme: undefined,
+    getAllThemes: () => [],
+    getTheme: () => undefined,
+    setTheme: () => ({ success: false, error: THEME_UNSUPPORTED }),
+  };
+}
