@@ -15,12 +15,6 @@ import { executeToolBatch } from "./tool-batch.js";
 import { emitSyntheticCall } from "./tool-events.js";
 import type { AgentLoopConfig, RunAgentLoop } from "./types.js";
 
-/** Optional extra the loop reads when present (not part of the lead's contract yet). */
-export interface AgentLoopExtras {
-  /** `ToolContext.cwd`; defaults to the process working directory. */
-  getCwd?(): string;
-}
-
 interface TurnOutcome {
   stop: boolean;
   hasToolCalls: boolean;
@@ -28,11 +22,10 @@ interface TurnOutcome {
 }
 
 export const runAgentLoop: RunAgentLoop = async (input, config) => {
-  const extras = config as AgentLoopConfig & AgentLoopExtras;
   const flags = { ended: false };
   const state: RunState = { input, config, added: [], cwd: "" };
   try {
-    state.cwd = extras.getCwd?.() ?? process.cwd();
+    state.cwd = config.getCwd();
     await runTurns(state, flags);
     return state.added;
   } catch (err) {

@@ -10,6 +10,8 @@ import type { ToolOutcome as ToolCallOutcome } from "../tools/types.js";
 
 export interface AgentLoopConfig {
   stream: StreamFn;
+  /** The working directory tools run in. */
+  getCwd(): string;
   /** Read before every model call: model, tools and system prompt may change mid-run. */
   getModel(): Model;
   getSystemPrompt(): string;

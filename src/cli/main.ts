@@ -30,7 +30,17 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const mode = resolveMode(args, { stdinIsTTY: process.stdin.isTTY === true });
+  let mode;
+  try {
+    mode = resolveMode(args, { stdinIsTTY: process.stdin.isTTY === true });
+    if (mode === "rpc") rejectFileArgsInRpc(args);
+  } catch (err) {
+    if (err instanceof CliError) {
+      process.stderr.write(`Error: ${err.message}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  }
   const pithHome = pithHomeOf(env.env);
   const cwd = args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd;
   let settings = loadSettings({
@@ -39,7 +49,6 @@ async function main(argv: string[]): Promise<number> {
     warn: env.log,
   });
   if (mode === "rpc") {
-    rejectFileArgsInRpc(args);
     settings = applyRpcOverrides(settings);
     return runRpcMode(args, settings, env);
   }

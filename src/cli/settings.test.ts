@@ -23,7 +23,7 @@ describe("settings", () => {
       interruptMode: "wait",
       compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000, autoContinue: true },
       retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
-      todo: { enabled: true, reminders: true, remindersMax: 3, eager: true },
+      todo: { enabled: true, reminders: true, remindersMax: 3, eager: false },
       tasks: { todoClearDelay: 60 },
     });
     expect(s.defaultProvider).toBeUndefined();
@@ -93,7 +93,7 @@ describe("settings", () => {
   it("RPC overrides reset the todo workflow settings only", () => {
     const paths = files({ todo: { enabled: false, reminders: false, remindersMax: 9, eager: false, verbose: true }, tasks: { todoClearDelay: 5 }, steeringMode: "all" });
     const s = applyRpcOverrides(loadSettings({ ...paths, warn: () => {} }));
-    expect(s.todo).toEqual({ enabled: true, reminders: true, remindersMax: 3, eager: true, verbose: true });
+    expect(s.todo).toEqual({ enabled: true, reminders: true, remindersMax: 3, eager: false, verbose: true });
     expect(s.tasks.todoClearDelay).toBe(5);
     expect(s.steeringMode).toBe("all");
   });

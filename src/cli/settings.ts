@@ -43,7 +43,7 @@ export interface Settings {
 
 export function defaultSettings(): Settings {
   return {
-    defaultThinkingLevel: "xhigh",
+    defaultThinkingLevel: "medium",
     enabledModels: [],
     steeringMode: "one-at-a-time",
     followUpMode: "one-at-a-time",
@@ -58,7 +58,8 @@ export function defaultSettings(): Settings {
       autoContinue: true,
     },
     retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
-    todo: { enabled: true, reminders: true, remindersMax: 3, eager: true, verbose: false },
+    // pith: the eager todo prelude (a forced todo_write before the first reply) is opt-in.
+    todo: { enabled: true, reminders: true, remindersMax: 3, eager: false, verbose: false },
     tasks: { todoClearDelay: 60 },
     ttsr: { enabled: true, contextMode: "discard", interruptMode: "always", repeatMode: "once", repeatGap: 10 },
     thinkingBudgets: { minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768 },

@@ -4,6 +4,7 @@
 import { runAgentLoop } from "../agent/loop.js";
 import type { AgentLoopConfig } from "../agent/types.js";
 import { PithError } from "../shared/errors.js";
+import { resolveThinkingLevel } from "../providers/models/thinking.js";
 import type {
   AgentEvent,
   AgentMessage,
@@ -65,7 +66,8 @@ export class SessionRuntime {
     const recorded = ctx.model ? this.deps.registry.find(ctx.model.provider, ctx.model.modelId) : undefined;
     const usable = recorded && this.deps.registry.hasCredentials(recorded.provider) ? recorded : undefined;
     this.model = usable ?? fallbackModel ?? this.model;
-    this.thinkingLevel = ctx.thinkingLevel ?? fallbackThinking ?? this.thinkingLevel;
+    const level = ctx.thinkingLevel ?? fallbackThinking ?? this.thinkingLevel;
+    this.thinkingLevel = this.model ? resolveThinkingLevel(this.model, level) : level;
     this.todos.set(todosFromHistory(this.messages));
   }
 
@@ -178,6 +180,7 @@ export class SessionRuntime {
     const ext = this.deps.extensions;
     return {
       stream: this.deps.stream,
+      getCwd: () => this.deps.cwd,
       getModel: () => this.requireModel(),
       getSystemPrompt: () => this.extras.systemPromptOverride ?? this.systemPrompt,
       getTools: () => this.activeTools(),

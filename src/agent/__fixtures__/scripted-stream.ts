@@ -234,6 +234,7 @@ export function harness(opts: {
   const h = { events: [], controller, steering: [], followUps: [], polls: [] } as unknown as Harness;
   h.config = {
     stream: opts.stream,
+    getCwd: () => "/test-cwd",
     getModel: () => TEST_MODEL,
     getSystemPrompt: () => "system",
     getTools: () => opts.tools ?? [],
