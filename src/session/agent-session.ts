@@ -47,6 +47,8 @@ export class AgentSession {
   readonly retry: RetryController;
   readonly rt: SessionRuntime;
   private listeners: SessionListener[] = [];
+  /** Live model discovery started by the mode; `get_available_models` waits for it (bounded). */
+  discovery: Promise<void> | undefined;
 
   constructor(readonly deps: SessionDeps) {
     this.settings = structuredClone(deps.settings);

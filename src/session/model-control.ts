@@ -16,6 +16,17 @@ export function availableModels(session: AgentSession): Model[] {
   return session.deps.registry.available();
 }
 
+/** Available models once live discovery has finished (or after at most `waitMs`). */
+export async function discoveredModels(session: AgentSession, waitMs = 3000): Promise<Model[]> {
+  if (session.discovery) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    await Promise.race([session.discovery, timeout]);
+    clearTimeout(timer);
+  }
+  return availableModels(session);
+}
+
 /** `set_model`: an exact match among available models (a scripted model resolves by path). */
 export async function setModel(session: AgentSession, provider: string, modelId: string): Promise<Model> {
   const registry = session.deps.registry;

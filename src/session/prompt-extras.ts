@@ -108,16 +108,24 @@ export class PromptExtras {
 
   // ── TTSR ────────────────────────────────────────────────────────────────────
 
+  /** A new assistant message starts streaming: rule buffers start afresh. */
+  onAssistantStart(): void {
+    this.ttsr?.resetStream();
+  }
+
   /** Feeds streamed deltas to the rule matcher; true aborts the stream. */
   onAssistantUpdate(event: AgentEvent & { type: "message_update" }): boolean {
     const matcher = this.ttsr;
     if (!matcher) return false;
     const e = event.assistantMessageEvent;
-    if (e.type === "text_start" && e.contentIndex === 0) matcher.resetStream();
     let fired: TtsrRule[] | undefined;
     if (e.type === "text_delta") fired = matcher.feed("text", e.delta);
     else if (e.type === "thinking_delta") fired = matcher.feed("thinking", e.delta);
-    else if (e.type === "toolcall_delta") fired = matcher.feed("toolcall", e.delta);
+    else if (e.type === "toolcall_delta") {
+      const block = e.partial.content[e.contentIndex];
+      const call = block?.type === "toolCall" ? { id: block.id, name: block.name, args: block.arguments } : undefined;
+      fired = matcher.feed("toolcall", e.delta, call);
+    }
     if (!fired || fired.length === 0) return false;
     this.ttsrRules = fired;
     return true;

@@ -51,7 +51,7 @@ export class SessionRuntime {
       clearDelaySeconds: session.settings.todo.clearDelaySeconds,
       onAutoClear: () => session.emit({ type: "todo_auto_clear" }),
     });
-    this.builtinTools = deps.createTools({ get: () => this.todos.get(), set: (p) => this.todos.set(p) });
+    this.builtinTools = deps.createTools({ get: () => this.todos.getWithDetails(), set: (p) => this.todos.set(p) });
     this.compactor = new Compactor(session, this, deps);
     this.extras = new PromptExtras(session, this, deps);
     this.loadFromStore(deps.initialModel, deps.initialThinkingLevel);
@@ -197,6 +197,7 @@ export class SessionRuntime {
 
   /** Every agent event: persist, update state, then deliver to extensions and subscribers. */
   private onAgentEvent(event: AgentEvent): void {
+    if (event.type === "message_start" && event.message.role === "assistant") this.extras.onAssistantStart();
     if (event.type === "message_end") {
       const m = event.message;
       this.persist(m);

@@ -46,7 +46,7 @@ export class Pith {
   readonly frames: Frame[] = [];
   readonly stderrChunks: string[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private waiters: { pred: (f: Frame) => boolean; resolve: (f: Frame) => void; from: number }[] = [];
   private nextId = 1;
   stdoutBytes = 0;

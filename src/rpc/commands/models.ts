@@ -1,10 +1,12 @@
 // Models and thinking levels (spec/protocol.md §3.12–3.16).
-import { availableModels, cycleModel, cycleThinking, setModel, setThinkingLevel } from "../../session/model-control.js";
+import { discoveredModels, cycleModel, cycleThinking, setModel, setThinkingLevel } from "../../session/model-control.js";
 import type { CommandHandler } from "./types.js";
 
 export const set_model: CommandHandler<"set_model"> = (cmd, ctx) => setModel(ctx.session, cmd.provider, cmd.modelId);
 export const cycle_model: CommandHandler<"cycle_model"> = (_cmd, ctx) => cycleModel(ctx.session);
-export const get_available_models: CommandHandler<"get_available_models"> = (_cmd, ctx) => ({ models: availableModels(ctx.session) });
+export const get_available_models: CommandHandler<"get_available_models"> = async (_cmd, ctx) => ({
+  models: await discoveredModels(ctx.session),
+});
 export const set_thinking_level: CommandHandler<"set_thinking_level"> = (cmd, ctx) => {
   setThinkingLevel(ctx.session, cmd.level);
 };

@@ -1,0 +1,81 @@
+// The system prompt, in pith's own words (engine §7.1): role, tools and guidelines, appended
+// text, project context files, date and working directory.
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import type { Tool } from "../tools/types.js";
+import type { ContextFile } from "./context-files.js";
+
+export interface SystemPromptInput {
+  tools: Tool[];
+  cwd: string;
+  now: Date;
+  contextFiles: ContextFile[];
+  /** Replaces the base text (role, tools, guidelines). */
+  customPrompt?: string;
+  appendPrompt?: string[];
+}
+
+const ROLE = `You are pith, a coding agent working in the user's project through tools. You read code before changing it, make focused changes that fit the existing style, and verify your work (build, tests) when you can. Be concise: report what you did and what you found, not what you are about to do.`;
+
+function firstSentence(text: string): string {
+  const line = text.trim().split("\n")[0];
+  const m = /^(.*?[.!?])(\s|$)/.exec(line);
+  return m ? m[1] : line;
+}
+
+function guidelines(names: Set<string>): string[] {
+  const g: string[] = [];
+  if (names.has("read") && (names.has("edit") || names.has("write"))) g.push("Read a file before editing it; never guess its contents.");
+  if (names.has("edit")) g.push("Use edit for changes to existing files: oldText must match exactly and be unique.");
+  if (names.has("write")) g.push("Use write only for new files or complete rewrites.");
+  if (names.has("grep") || names.has("find") || names.has("ls")) {
+    g.push("Use grep, find and ls to explore the project; they respect .gitignore.");
+  } else if (names.has("bash")) g.push("Use bash (rg, find, ls) to explore the project.");
+  if (names.has("bash")) g.push("Use bash for builds, tests and git. Commands run non-interactively; avoid ones that wait for input.");
+  if (names.has("todo_write")) g.push("For multi-step tasks keep a todo list with todo_write and update it as you go.");
+  g.push("Show file paths clearly when you refer to files.");
+  return g;
+}
+
+function baseText(tools: Tool[]): string {
+  const visible = tools.filter((t) => !t.hidden);
+  const parts = [ROLE];
+  if (visible.length) {
+    parts.push(`Available tools:\n${visible.map((t) => `- ${t.name}: ${firstSentence(t.description)}`).join("\n")}`);
+  } else parts.push("No tools are available in this session: answer from the conversation alone.");
+  parts.push(`Guidelines:\n${guidelines(new Set(visible.map((t) => t.name))).map((l) => `- ${l}`).join("\n")}`);
+  return parts.join("\n\n");
+}
+
+/** YYYY-MM-DD in local time. */
+export function formatDate(d: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+export function buildSystemPrompt(input: SystemPromptInput): string {
+  const parts = [input.customPrompt?.trim() ? input.customPrompt.trim() : baseText(input.tools)];
+  for (const extra of input.appendPrompt ?? []) if (extra.trim()) parts.push(extra.trim());
+  if (input.contextFiles.length) {
+    const files = input.contextFiles.map((f) => `## ${f.path}\n\n${f.content.trim()}`).join("\n\n");
+    parts.push(`# Project Context\n\nInstructions from the project and the user. Follow them.\n\n${files}`);
+  }
+  parts.push(`Current date: ${formatDate(input.now)}\nCurrent working directory: ${input.cwd}`);
+  return parts.join("\n\n");
+}
+
+/**
+ * A `--system-prompt` / `--append-system-prompt` value: text with a newline is literal;
+ * otherwise, if it names an existing file (relative to cwd), the file's content; else literal.
+ */
+export function resolvePromptArg(value: string, cwd: string): string {
+  if (value.includes("\n") || !value.trim()) return value;
+  const path = isAbsolute(value) ? value : resolve(cwd, value);
+  try {
+    if (statSync(path).isFile()) return readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR" && code !== "ENAMETOOLONG") throw err;
+  }
+  return value;
+}

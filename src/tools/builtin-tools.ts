@@ -1,0 +1,73 @@
+// The composition of the built-in tools and the `--tools` / `--no-tools` selection.
+import { tmpdir } from "node:os";
+import { createBashTool } from "./bash/index.js";
+import { createEditTool } from "./edit/index.js";
+import { createFindTool } from "./find/index.js";
+import { createGrepTool } from "./grep/index.js";
+import { createLsTool } from "./ls/index.js";
+import { createNodeExecOps, type ExecOps } from "./ops/exec-ops.js";
+import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
+import { createReadTool } from "./read/index.js";
+import { createMemoryTodoStore, createTodoWriteTool, type TodoStore } from "./todo-write/index.js";
+import type { Tool } from "./types.js";
+import { createWriteTool } from "./write/index.js";
+
+export const BUILTIN_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls", "todo_write"] as const;
+export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
+
+/** Active by default in RPC mode (engine §3.2: the minimum for RPC hosts, plus pi's `ls`). */
+export const DEFAULT_RPC_TOOLS: readonly BuiltinToolName[] = ["read", "bash", "edit", "write", "grep", "find", "ls", "todo_write"];
+
+export interface BuiltinToolsOptions {
+  cwd: string;
+  fs?: FsOps;
+  exec?: ExecOps;
+  /** Where bash spills full output. Default: the OS temp dir. */
+  tempDir?: string;
+  modelAcceptsImages?: () => boolean;
+  /** ripgrep binary for grep/find; null or absent: the built-in walker (see `findOnPath`). */
+  rgPath?: string | null;
+  /** The session's todo list; default: an in-memory list. */
+  todos?: TodoStore;
+}
+
+/** Every built-in tool, in BUILTIN_TOOL_NAMES order. `cwd` is the default the session passes in ctx. */
+export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
+  const fs = opts.fs ?? createNodeFsOps();
+  const rgPath = opts.rgPath ?? null;
+  return [
+    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true) }),
+    createBashTool({ exec: opts.exec ?? createNodeExecOps(), tempDir: opts.tempDir ?? tmpdir() }),
+    createEditTool({ fs }),
+    createWriteTool({ fs }),
+    createGrepTool({ fs, rgPath }),
+    createFindTool({ fs, rgPath }),
+    createLsTool({ fs }),
+    createTodoWriteTool({ todos: opts.todos ?? createMemoryTodoStore() }),
+  ];
+}
+
+/** Thrown by selectTools for an unknown tool name. */
+export class UnknownToolError extends Error {
+  constructor(readonly unknown: string[], readonly valid: string[]) {
+    super(`Unknown tool${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Valid tools: ${valid.join(", ")}`);
+    this.name = "UnknownToolError";
+  }
+}
+
+/**
+ * `--no-tools` ⇒ none; `--tools a,b` ⇒ those (in the order given); neither ⇒ DEFAULT_RPC_TOOLS
+ * that exist in `all`, plus every non-built-in tool. Unknown names throw UnknownToolError.
+ */
+export function selectTools(all: Tool[], sel: { allow?: string[]; none?: boolean } = {}): Tool[] {
+  if (sel.none) return [];
+  const byName = new Map(all.map((t) => [t.name, t]));
+  if (!sel.allow) {
+    const builtin = new Set<string>(BUILTIN_TOOL_NAMES);
+    return all.filter((t) => !t.hidden && (!builtin.has(t.name) || (DEFAULT_RPC_TOOLS as readonly string[]).includes(t.name)));
+  }
+  const names = [...new Set(sel.allow.map((n) => n.trim()).filter(Boolean))];
+  const unknown = names.filter((n) => !byName.has(n));
+  if (unknown.length) throw new UnknownToolError(unknown, [...byName.keys()].sort());
+  return names.map((n) => byName.get(n)!);
+}

@@ -1,0 +1,105 @@
+// `edit`: exact text replacement, one edit or several non-overlapping ones (engine §3.4.3, pi).
+import { Type, type Static } from "typebox";
+import type { FsOps } from "../ops/fs-ops.js";
+import { resolveToolPath } from "../paths.js";
+import { jsonSchema } from "../schema.js";
+import type { Tool } from "../types.js";
+import { EDIT_DESCRIPTION } from "./description.js";
+import { firstChangedLine, unifiedDiff } from "./diff.js";
+import { findUnique } from "./match.js";
+
+const EditItem = Type.Object({
+  oldText: Type.String({ description: "Exact text to find (must be unique in the file)" }),
+  newText: Type.String({ description: "Replacement text" }),
+});
+const EditParams = Type.Object({
+  path: Type.String({ description: "Path to the file to edit (relative to the working directory or absolute)" }),
+  oldText: Type.Optional(Type.String({ description: "Exact text to find (must be unique in the file)" })),
+  newText: Type.Optional(Type.String({ description: "Replacement text" })),
+  edits: Type.Optional(Type.Array(EditItem, { minItems: 1, description: "Several replacements in one file" })),
+});
+export type EditArgs = Static<typeof EditParams>;
+type EditItemT = Static<typeof EditItem>;
+
+interface Span {
+  index: number;
+  length: number;
+  newText: string;
+  n: number;
+}
+
+function editsOf(args: EditArgs): EditItemT[] {
+  const list: EditItemT[] = [];
+  if (args.oldText !== undefined || args.newText !== undefined) {
+    if (args.oldText === undefined || args.newText === undefined) throw new Error("oldText and newText must be given together.");
+    list.push({ oldText: args.oldText, newText: args.newText });
+  }
+  if (args.edits) list.push(...args.edits);
+  if (list.length === 0) throw new Error("Provide oldText and newText, or edits: [{oldText, newText}].");
+  return list;
+}
+
+function locate(content: string, edits: EditItemT[], path: string): Span[] {
+  const multi = edits.length > 1;
+  const spans = edits.map((e, n): Span => {
+    const where = multi ? `edits[${n}]: ` : "";
+    if (e.oldText === "") throw new Error(`${where}oldText must not be empty.`);
+    const m = findUnique(content, e.oldText.replace(/\r\n/g, "\n"));
+    if (m.kind === "none") {
+      throw new Error(`${where}Could not find the exact text in ${path}. The old text must match exactly including all whitespace and newlines.`);
+    }
+    if (m.kind === "many") {
+      throw new Error(`${where}Found ${m.count} occurrences of the text in ${path}. The text must be unique. Please provide more context to make it unique.`);
+    }
+    return { index: m.index, length: m.length, newText: e.newText.replace(/\r\n/g, "\n"), n };
+  });
+  const sorted = [...spans].sort((a, b) => a.index - b.index);
+  for (let i = 1; i < sorted.length; i++) {
+    const prev = sorted[i - 1];
+    if (prev.index + prev.length > sorted[i].index) {
+      throw new Error(`edits[${prev.n}] and edits[${sorted[i].n}] overlap in ${path}. Merge them into one edit.`);
+    }
+  }
+  return sorted;
+}
+
+function applySpans(content: string, spans: Span[]): string {
+  let out = content;
+  for (let i = spans.length - 1; i >= 0; i--) {
+    const s = spans[i];
+    out = out.slice(0, s.index) + s.newText + out.slice(s.index + s.length);
+  }
+  return out;
+}
+
+export function createEditTool(opts: { fs: FsOps }): Tool<EditArgs> {
+  return {
+    name: "edit",
+    label: "Edit",
+    description: EDIT_DESCRIPTION,
+    parameters: jsonSchema(EditParams),
+    concurrency: "exclusive",
+    nonAbortable: true,
+    source: "builtin",
+    async execute(args, ctx) {
+      const edits = editsOf(args);
+      const abs = resolveToolPath(args.path, ctx.cwd);
+      const st = await opts.fs.stat(abs);
+      if (!st || !st.isFile) throw new Error(st ? `Not a file: ${args.path}` : `File not found: ${args.path}`);
+      const raw = (await opts.fs.readFile(abs)).toString("utf8");
+      const bom = raw.startsWith("\uFEFF") ? "\uFEFF" : "";
+      const crlf = raw.includes("\r\n");
+      const before = raw.slice(bom.length).replace(/\r\n/g, "\n");
+      const after = applySpans(before, locate(before, edits, args.path));
+      if (after === before) {
+        throw new Error(`No changes made to ${args.path}. The replacement produced identical content.`);
+      }
+      await opts.fs.writeFile(abs, bom + (crlf ? after.replace(/\n/g, "\r\n") : after));
+      const text = edits.length > 1 ? `Successfully applied ${edits.length} edits to ${args.path}.` : `Successfully replaced text in ${args.path}.`;
+      return {
+        content: [{ type: "text", text }],
+        details: { diff: unifiedDiff(args.path, before, after), firstChangedLine: firstChangedLine(before, after) },
+      };
+    },
+  };
+}

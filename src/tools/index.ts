@@ -1,0 +1,12 @@
+// Public surface of the tools layer.
+export * from "./builtin-tools.js";
+export { runTool } from "./run-tool.js";
+export { validateArgs, validationErrorText } from "./validate-args.js";
+export { applyOutputNotice, formatNotice, type OutputMeta } from "./output-notice.js";
+export { createNodeFsOps, type FsOps, type FsStat, type FsDirEntry } from "./ops/fs-ops.js";
+export { createNodeExecOps, NONINTERACTIVE_ENV, defaultShell, type ExecOps, type ExecOptions, type ExecResult } from "./ops/exec-ops.js";
+export { killAllProcessGroups, liveProcessGroups } from "./ops/process-groups.js";
+export { findOnPath } from "./search/ripgrep.js";
+export { createMemoryTodoStore, type TodoStore } from "./todo-write/index.js";
+export { resolveToolPath } from "./paths.js";
+export { truncateHead, truncateTail, formatSize, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "./truncate.js";

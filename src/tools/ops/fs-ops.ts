@@ -1,0 +1,74 @@
+// Filesystem operations the built-in tools use, injected so hosts/tests can substitute them.
+import { constants, readFile as readFileCb, promises as fsp } from "node:fs";
+import { promisify } from "node:util";
+
+// The callback readFile is several times faster than fs.promises.readFile on Node 20.
+const readFileFast = promisify(readFileCb);
+
+export interface FsStat {
+  isFile: boolean;
+  isDirectory: boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface FsDirEntry {
+  name: string;
+  isDirectory: boolean;
+  isFile: boolean;
+  isSymbolicLink: boolean;
+}
+
+export interface FsOps {
+  readFile(path: string): Promise<Buffer>;
+  writeFile(path: string, data: string | Buffer): Promise<void>;
+  /** Resolves undefined when the path does not exist. */
+  stat(path: string): Promise<FsStat | undefined>;
+  readdir(path: string): Promise<FsDirEntry[]>;
+  mkdir(path: string): Promise<void>;
+  /** True when the path exists and is readable and writable. */
+  access(path: string, mode: "read" | "write"): Promise<boolean>;
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** The real filesystem. */
+export function createNodeFsOps(): FsOps {
+  return {
+    readFile: (p) => readFileFast(p),
+    writeFile: (p, data) => fsp.writeFile(p, data),
+    async stat(p) {
+      try {
+        const s = await fsp.stat(p);
+        return { isFile: s.isFile(), isDirectory: s.isDirectory(), size: s.size, mtimeMs: s.mtimeMs };
+      } catch (err) {
+        if (isMissing(err)) return undefined;
+        throw err;
+      }
+    },
+    async readdir(p) {
+      const entries = await fsp.readdir(p, { withFileTypes: true });
+      return entries.map((e) => ({
+        name: e.name,
+        isDirectory: e.isDirectory(),
+        isFile: e.isFile(),
+        isSymbolicLink: e.isSymbolicLink(),
+      }));
+    },
+    async mkdir(p) {
+      await fsp.mkdir(p, { recursive: true });
+    },
+    async access(p, mode) {
+      try {
+        await fsp.access(p, mode === "read" ? constants.R_OK : constants.R_OK | constants.W_OK);
+        return true;
+      } catch (err) {
+        if (isMissing(err) || (err as NodeJS.ErrnoException).code === "EACCES") return false;
+        throw err;
+      }
+    },
+  };
+}

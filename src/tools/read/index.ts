@@ -1,0 +1,97 @@
+// `read`: a text file with line numbers, paged by offset/limit, or an image (engine §3.3).
+import { Type, type Static } from "typebox";
+import type { AgentToolResult } from "../../shared/types.js";
+import type { FsOps } from "../ops/fs-ops.js";
+import type { OutputMeta } from "../output-notice.js";
+import { resolveToolPath } from "../paths.js";
+import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../truncate.js";
+import { jsonSchema } from "../schema.js";
+import type { Tool } from "../types.js";
+import { READ_DESCRIPTION } from "./description.js";
+import { detectImageMime, MAX_IMAGE_BYTES } from "./image.js";
+
+const ReadParams = Type.Object({
+  path: Type.String({ description: "Path to the file to read (relative to the working directory or absolute)" }),
+  offset: Type.Optional(Type.Integer({ minimum: 1, description: "Line number to start reading from (1-based)" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of lines to read" })),
+});
+export type ReadArgs = Static<typeof ReadParams>;
+
+export interface ReadToolOptions {
+  fs: FsOps;
+  modelAcceptsImages: () => boolean;
+}
+
+export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
+  return {
+    name: "read",
+    label: "Read",
+    description: READ_DESCRIPTION,
+    parameters: jsonSchema(ReadParams),
+    concurrency: "shared",
+    nonAbortable: true,
+    source: "builtin",
+    async execute(args, ctx) {
+      const abs = resolveToolPath(args.path, ctx.cwd);
+      const st = await opts.fs.stat(abs);
+      if (!st) throw new Error(`File not found: ${args.path}`);
+      if (st.isDirectory) throw new Error(`Path is a directory: ${args.path}. Use ls to list its contents.`);
+      const buf = await opts.fs.readFile(abs);
+      const mime = detectImageMime(buf);
+      if (mime) return readImage(buf, mime, opts.modelAcceptsImages());
+      return readText(buf.toString("utf8"), args, args.path);
+    },
+  };
+}
+
+function readImage(buf: Buffer, mime: string, acceptsImages: boolean): AgentToolResult {
+  if (buf.length > MAX_IMAGE_BYTES) {
+    throw new Error(`Image file too large: ${formatSize(buf.length)} exceeds ${formatSize(MAX_IMAGE_BYTES)} limit.`);
+  }
+  if (!acceptsImages) {
+    return {
+      content: [{ type: "text", text: `Read image file [${mime}]\n[The current model does not accept images; image content omitted.]` }],
+      details: { kind: "image", mimeType: mime, omitted: true },
+    };
+  }
+  return {
+    content: [
+      { type: "text", text: `Read image file [${mime}]` },
+      { type: "image", data: buf.toString("base64"), mimeType: mime },
+    ],
+    details: { kind: "image", mimeType: mime },
+  };
+}
+
+function numbered(lines: string[], first: number): string {
+  return lines.map((l, i) => `${String(first + i).padStart(6)}\t${l}`).join("\n");
+}
+
+function readText(text: string, args: ReadArgs, shownPath: string): AgentToolResult {
+  const lines = text.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  const total = text === "" ? 0 : lines.length;
+  const start = (args.offset ?? 1) - 1;
+  if (total === 0 && start === 0) return { content: [{ type: "text", text: "(empty file)" }], details: { kind: "text" } };
+  if (start >= total) throw new Error(`Offset ${args.offset} is beyond end of file (${total} lines total)`);
+  const end = args.limit !== undefined ? Math.min(start + args.limit, total) : total;
+  const body = numbered(lines.slice(start, end), start + 1);
+  const t = truncateHead(body);
+  if (t.firstLineExceedsLimit) {
+    const n = start + 1;
+    const size = formatSize(Buffer.byteLength(lines[start], "utf8"));
+    const msg = `[Line ${n} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${n}p' ${shownPath} | head -c ${DEFAULT_MAX_BYTES}]`;
+    return { content: [{ type: "text", text: msg }], details: { kind: "text", truncation: t } };
+  }
+  const meta: OutputMeta = {};
+  if (t.truncated) {
+    const endLine = start + t.outputLines;
+    meta.truncation = { startLine: start + 1, endLine, totalLines: total };
+    if (t.truncatedBy === "bytes") meta.truncation.maxBytes = t.maxBytes;
+    meta.hint = `Use offset=${endLine + 1} to continue.`;
+  } else if (end < total) {
+    meta.notes = [`${total - end} more lines in file. Use offset=${end + 1} to continue.`];
+  }
+  const details = t.truncated || end < total ? { kind: "text", truncation: t.truncated ? t : undefined, meta } : { kind: "text" };
+  return { content: [{ type: "text", text: t.content }], details };
+}

@@ -1,0 +1,38 @@
+// The readable text of a todo list returned by todo_write (engine §3.9 step 5).
+import type { TodoPhase, TodoStatus } from "../../shared/types.js";
+
+const MARK: Record<TodoStatus, string> = { completed: "✓", in_progress: "→", abandoned: "✗", pending: "○" };
+
+function isOpen(status: TodoStatus): boolean {
+  return status === "pending" || status === "in_progress";
+}
+
+export function formatTodos(phases: TodoPhase[], errors: string[]): string {
+  const lines: string[] = [];
+  if (errors.length) lines.push(`Errors: ${errors.join("; ")}`);
+  const all = phases.flatMap((p) => p.tasks.map((t) => ({ t, p })));
+  if (all.length === 0 && phases.length === 0) {
+    lines.push("Todo list cleared.");
+    return lines.join("\n");
+  }
+  const open = all.filter(({ t }) => isOpen(t.status));
+  if (open.length === 0) lines.push("Remaining items: none.");
+  else {
+    lines.push(`Remaining items (${open.length}):`);
+    for (const { t, p } of open) {
+      lines.push(`  - ${t.id} ${t.content} [${t.status}] (${p.name})`);
+      if (t.status === "in_progress" && t.details) lines.push(...t.details.split("\n").map((l) => `      ${l}`));
+    }
+  }
+  const idx = phases.findIndex((p) => p.tasks.some((t) => isOpen(t.status)));
+  if (idx !== -1) {
+    const p = phases[idx];
+    const done = p.tasks.filter((t) => !isOpen(t.status)).length;
+    lines.push(`Phase ${idx + 1}/${phases.length} "${p.name}" — ${done}/${p.tasks.length} tasks complete`);
+  }
+  for (const p of phases) {
+    lines.push("", `${p.name}:`);
+    for (const t of p.tasks) lines.push(`  ${MARK[t.status]} ${t.id} ${t.content}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,36 @@
+// `write`: create or overwrite a file, creating parent directories (engine §3.12).
+import { dirname } from "node:path";
+import { Type, type Static } from "typebox";
+import type { FsOps } from "../ops/fs-ops.js";
+import { resolveToolPath } from "../paths.js";
+import { jsonSchema } from "../schema.js";
+import type { Tool } from "../types.js";
+import { WRITE_DESCRIPTION } from "./description.js";
+
+const WriteParams = Type.Object({
+  path: Type.String({ description: "Path to the file to write (relative to the working directory or absolute)" }),
+  content: Type.String({ description: "The complete new content of the file" }),
+});
+export type WriteArgs = Static<typeof WriteParams>;
+
+export function createWriteTool(opts: { fs: FsOps }): Tool<WriteArgs> {
+  return {
+    name: "write",
+    label: "Write",
+    description: WRITE_DESCRIPTION,
+    parameters: jsonSchema(WriteParams),
+    concurrency: "exclusive",
+    source: "builtin",
+    async execute(args, ctx) {
+      const abs = resolveToolPath(args.path, ctx.cwd);
+      const st = await opts.fs.stat(abs);
+      if (st?.isDirectory) throw new Error(`Path is a directory: ${args.path}`);
+      await opts.fs.mkdir(dirname(abs));
+      await opts.fs.writeFile(abs, args.content);
+      return {
+        content: [{ type: "text", text: `Successfully wrote ${args.content.length} bytes to ${args.path}` }],
+        details: { path: abs, created: !st },
+      };
+    },
+  };
+}
