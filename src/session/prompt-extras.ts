@@ -1,7 +1,6 @@
-// The parts of a prompt run that come from optional subsystems: extension commands and hooks,
-// the eager todo prelude, todo reminders, and TTSR stream rules.
-import type { AgentEvent, AgentMessage, AssistantMessage, ToolCall, ToolResultMessage, UserMessage } from "../shared/types.js";
-import type { Tool, ToolOutcome } from "../tools/types.js";
+// The parts of a prompt run that come from optional subsystems: the eager todo prelude,
+// todo reminders, and TTSR stream rules. Extension hooks live in ./extension-hooks.ts.
+import type { AgentEvent, AgentMessage, AssistantMessage, UserMessage } from "../shared/types.js";
 import type { AgentSession } from "./agent-session.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionDeps } from "./session-deps.js";
@@ -10,15 +9,10 @@ import { TodoReminder, eagerPreludeMessage, shouldUseEagerPrelude } from "./todo
 import { TtsrMatcher, buildTtsrInjection, loadTtsrRules } from "./ttsr/index.js";
 import type { TtsrRule } from "../shared/types.js";
 
-const COMMAND_RE = /^\/([^\s/]+)(?:\s|$)/;
-
 export class PromptExtras {
-  /** A `before_agent_start` handler may replace the system prompt for one prompt. */
-  systemPromptOverride: string | undefined;
   private readonly reminder: TodoReminder;
   private readonly ttsr: TtsrMatcher | undefined;
   private ttsrRules: TtsrRule[] | undefined;
-  private extensionChain: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly session: AgentSession,
@@ -33,28 +27,12 @@ export class PromptExtras {
     }
   }
 
-  // ── extension commands ──────────────────────────────────────────────────────
-
-  commandName(text: string): string | undefined {
-    const ext = this.deps.extensions;
-    if (!ext) return undefined;
-    const m = COMMAND_RE.exec(text);
-    if (!m) return undefined;
-    return ext.commands().some((c) => c.name === m[1]) ? m[1] : undefined;
-  }
-  isExtensionCommand(text: string): boolean {
-    return this.commandName(text) !== undefined;
-  }
-  async runExtensionCommand(text: string): Promise<void> {
-    await this.deps.extensions?.runCommand(text);
-  }
-
   // ── prompt assembly ─────────────────────────────────────────────────────────
 
   resetForPrompt(): void {
     this.reminder.reset();
     this.ttsr?.resetForPrompt();
-    this.systemPromptOverride = undefined;
+    this.rt.hooks.systemPromptOverride = undefined;
   }
 
   /** [eager prelude] + user message + pending next-turn messages + extension messages. */
@@ -73,37 +51,8 @@ export class PromptExtras {
     if (eager) prompts.push(eagerPreludeMessage());
     prompts.push(user);
     prompts.push(...this.session.queues.takeNextTurn());
-    const ext = this.deps.extensions;
-    if (ext?.hasHandlers("before_agent_start")) {
-      const images = Array.isArray(user.content) ? user.content.filter((b) => b.type === "image") : [];
-      const outcome = await ext.emit({ type: "before_agent_start", prompt: text, images, systemPrompt: this.rt.systemPrompt });
-      for (const m of outcome?.messages ?? []) prompts.push({ role: "custom", ...m, timestamp: Date.now() });
-      if (outcome?.systemPrompt !== undefined) this.systemPromptOverride = outcome.systemPrompt;
-    }
+    prompts.push(...(await this.rt.hooks.beforeAgentStart(user, text)));
     return prompts;
-  }
-
-  // ── extension hooks inside the loop ─────────────────────────────────────────
-
-  async transformContext(messages: AgentMessage[], _signal: AbortSignal): Promise<AgentMessage[]> {
-    const result = await this.deps.extensions?.emit({ type: "context", messages: [...messages] });
-    return result?.messages ?? messages;
-  }
-
-  wrapToolExecution(call: ToolCall, tool: Tool, run: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
-    const ext = this.deps.extensions;
-    return ext ? ext.wrapToolExecution(call, tool, run) : run();
-  }
-
-  /** Delivers an agent/session event to extensions in order, without blocking the loop. */
-  forwardToExtensions(event: Parameters<AgentSession["emit"]>[0]): void {
-    const ext = this.deps.extensions;
-    if (!ext || !ext.hasHandlers(event.type)) return;
-    this.extensionChain = this.extensionChain.then(() => ext.emit(event as never));
-  }
-
-  onToolResult(_message: ToolResultMessage): void {
-    // todo_write updates the todo state itself through TodoAccess.
   }
 
   // ── TTSR ────────────────────────────────────────────────────────────────────

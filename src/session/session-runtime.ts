@@ -26,6 +26,7 @@ import { TodoState, todosFromHistory, normalizeTodoPhases } from "./todos/index.
 import { userMessage } from "./queues.js";
 import { Compactor } from "./compactor.js";
 import { PromptExtras } from "./prompt-extras.js";
+import { ExtensionHooks } from "./extension-hooks.js";
 
 export class SessionRuntime {
   messages: AgentMessage[] = [];
@@ -39,6 +40,7 @@ export class SessionRuntime {
   private pendingBash: BashExecutionMessage[] = [];
   readonly compactor: Compactor;
   readonly extras: PromptExtras;
+  readonly hooks: ExtensionHooks;
   /** Set while a TTSR rule interrupted the stream; consumed by afterRun. */
   ttsrFired: AgentMessage | undefined;
 
@@ -53,6 +55,7 @@ export class SessionRuntime {
     });
     this.builtinTools = deps.createTools({ get: () => this.todos.getWithDetails(), set: (p) => this.todos.set(p) });
     this.compactor = new Compactor(session, this, deps);
+    this.hooks = new ExtensionHooks(this, deps);
     this.extras = new PromptExtras(session, this, deps);
     this.loadFromStore(deps.initialModel, deps.initialThinkingLevel);
   }
@@ -94,7 +97,8 @@ export class SessionRuntime {
     return [...this.builtinTools, ...ext, ...this.hostTools].filter((t) => !t.hidden);
   }
 
-  allToolNames(source: "nonHost"): string[] {
+  /** Names of every registered tool that is not a host tool (host tools may not reuse them). */
+  nonHostToolNames(): string[] {
     const ext = this.deps.extensions?.registeredTools() ?? [];
     return [...this.builtinTools, ...ext].map((t) => t.name);
   }
@@ -116,14 +120,14 @@ export class SessionRuntime {
   // ── prompt pipeline ─────────────────────────────────────────────────────────
 
   isExtensionCommand(text: string): boolean {
-    return this.extras.isExtensionCommand(text);
+    return this.hooks.isExtensionCommand(text);
   }
   runExtensionCommand(text: string): Promise<void> {
-    return this.extras.runExtensionCommand(text);
+    return this.hooks.runExtensionCommand(text);
   }
   assertQueueable(text: string): void {
     if (typeof text !== "string") throw new PithError("invalid_request", 'Invalid "message": expected string');
-    const name = this.extras.commandName(text);
+    const name = this.hooks.commandName(text);
     if (name) {
       throw new PithError(
         "invalid_request",
@@ -182,15 +186,15 @@ export class SessionRuntime {
       stream: this.deps.stream,
       getCwd: () => this.deps.cwd,
       getModel: () => this.requireModel(),
-      getSystemPrompt: () => this.extras.systemPromptOverride ?? this.systemPrompt,
+      getSystemPrompt: () => this.hooks.systemPromptOverride ?? this.systemPrompt,
       getTools: () => this.activeTools(),
       getStreamOptions: () => ({ thinkingLevel: this.thinkingLevel, apiKey, sessionId: this.store.sessionId }),
       convertToLlm,
-      transformContext: ext?.hasHandlers("context") ? (m, s) => this.extras.transformContext(m, s) : undefined,
+      transformContext: ext?.hasHandlers("context") ? (m, s) => this.hooks.transformContext(m, s) : undefined,
       pollSteering: () => this.session.queues.pollSteering(),
       pollFollowUps: () => this.session.queues.pollFollowUps(),
       getInterruptMode: () => this.session.settings.interruptMode,
-      wrapToolExecution: ext ? (call, tool, run) => this.extras.wrapToolExecution(call, tool, run) : undefined,
+      wrapToolExecution: ext ? (call, tool, run) => this.hooks.wrapToolExecution(call, tool, run) : undefined,
       onAssistantUpdate: (e) => this.extras.onAssistantUpdate(e),
     };
   }
@@ -202,9 +206,8 @@ export class SessionRuntime {
       const m = event.message;
       this.persist(m);
       if (m.role === "assistant") this.session.retry.onAssistantEnd(m);
-      if (m.role === "toolResult") this.extras.onToolResult(m);
     }
-    this.extras.forwardToExtensions(event);
+    this.hooks.forward(event);
     this.session.emit(event);
   }
 

@@ -4,7 +4,7 @@ import type { CommandHandler } from "./types.js";
 
 export const set_host_tools: CommandHandler<"set_host_tools"> = (cmd, ctx) => {
   const { tools, names } = ctx.hostTools.define(cmd.tools);
-  checkHostToolConflicts(names, ctx.session.rt.allToolNames("nonHost"));
+  checkHostToolConflicts(names, ctx.session.rt.nonHostToolNames());
   ctx.session.rt.hostTools = tools;
   return { toolNames: names };
 };

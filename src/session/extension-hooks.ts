@@ -1,0 +1,66 @@
+// Where extensions reach into a prompt run: slash commands, `before_agent_start`, the
+// `context` rewrite, tool interception, and in-order delivery of events.
+import type { AgentMessage, ToolCall, UserMessage } from "../shared/types.js";
+import type { Tool, ToolOutcome } from "../tools/types.js";
+import type { AgentSession } from "./agent-session.js";
+import type { SessionDeps } from "./session-deps.js";
+import type { SessionRuntime } from "./session-runtime.js";
+
+const COMMAND_RE = /^\/([^\s/]+)(?:\s|$)/;
+
+export class ExtensionHooks {
+  /** A `before_agent_start` handler may replace the system prompt for one prompt. */
+  systemPromptOverride: string | undefined;
+  private extensionChain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly rt: SessionRuntime,
+    private readonly deps: SessionDeps,
+  ) {}
+
+  // ── extension commands ──────────────────────────────────────────────────────
+
+  commandName(text: string): string | undefined {
+    const ext = this.deps.extensions;
+    if (!ext) return undefined;
+    const m = COMMAND_RE.exec(text);
+    if (!m) return undefined;
+    return ext.commands().some((c) => c.name === m[1]) ? m[1] : undefined;
+  }
+  isExtensionCommand(text: string): boolean {
+    return this.commandName(text) !== undefined;
+  }
+  async runExtensionCommand(text: string): Promise<void> {
+    await this.deps.extensions?.runCommand(text);
+  }
+
+  /** Custom messages (and maybe a system prompt) from `before_agent_start` handlers. */
+  async beforeAgentStart(user: UserMessage, text: string): Promise<AgentMessage[]> {
+    const ext = this.deps.extensions;
+    if (!ext?.hasHandlers("before_agent_start")) return [];
+    const images = Array.isArray(user.content) ? user.content.filter((b) => b.type === "image") : [];
+    const outcome = await ext.emit({ type: "before_agent_start", prompt: text, images, systemPrompt: this.rt.systemPrompt });
+    if (outcome?.systemPrompt !== undefined) this.systemPromptOverride = outcome.systemPrompt;
+    return (outcome?.messages ?? []).map((m) => ({ role: "custom", ...m, timestamp: Date.now() }) as AgentMessage);
+  }
+
+  // ── extension hooks inside the loop ─────────────────────────────────────────
+
+  async transformContext(messages: AgentMessage[], _signal: AbortSignal): Promise<AgentMessage[]> {
+    const result = await this.deps.extensions?.emit({ type: "context", messages: [...messages] });
+    return result?.messages ?? messages;
+  }
+
+  wrapToolExecution(call: ToolCall, tool: Tool, run: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
+    const ext = this.deps.extensions;
+    return ext ? ext.wrapToolExecution(call, tool, run) : run();
+  }
+
+  /** Delivers an agent/session event to extensions in order, without blocking the loop. */
+  forward(event: Parameters<AgentSession["emit"]>[0]): void {
+    const ext = this.deps.extensions;
+    if (!ext || !ext.hasHandlers(event.type)) return;
+    this.extensionChain = this.extensionChain.then(() => ext.emit(event as never));
+  }
+
+}
