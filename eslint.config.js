@@ -6,12 +6,6 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ["**/*.mjs", "**/*.js"],
-    languageOptions: {
-      globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly", setTimeout: "readonly", clearTimeout: "readonly" },
-    },
-  },
-  {
     rules: {
       "no-empty": ["error", { allowEmptyCatch: false }],
       "@typescript-eslint/no-empty-function": "off",

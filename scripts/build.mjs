@@ -1,3 +1,4 @@
+/* global URL */
 // Bundles the CLI and the host client. Provider SDKs stay external-free but are split
 // out so that startup only pays for what the first command needs.
 import { build } from "esbuild";
