@@ -2,7 +2,7 @@
 // messages, and the error results given to tool calls that never ran.
 import { ABORT_MESSAGE } from "../shared/abort.js";
 import type { AssistantMessage, Model, ToolCall } from "../shared/types.js";
-import { emptyUsage } from "../shared/types.js";
+import { emptyAssistantMessage } from "../shared/types.js";
 import type { ToolCallOutcome } from "./types.js";
 
 export const SKIPPED_TEXT = "Skipped due to queued user message.";
@@ -11,16 +11,7 @@ type ModelIdentity = Pick<Model, "api" | "provider" | "id">;
 
 /** The empty partial announced by `message_start` when the provider did not announce one. */
 export function placeholderAssistant(model: ModelIdentity, timestamp = Date.now()): AssistantMessage {
-  return {
-    role: "assistant",
-    content: [],
-    api: model.api,
-    provider: model.provider,
-    model: model.id,
-    usage: emptyUsage(),
-    stopReason: "stop",
-    timestamp,
-  };
+  return emptyAssistantMessage(model, timestamp);
 }
 
 /**

@@ -1,6 +1,6 @@
 // The one entry point the agent loop calls: dispatches on `model.api` to an adapter loaded
 // lazily with dynamic import(), so importing this file loads no AI SDK package.
-import { emptyUsage, type AssistantMessageEvent, type Model } from "../shared/types.js";
+import { emptyAssistantMessage, type AssistantMessageEvent, type Model } from "../shared/types.js";
 import { errorMessage } from "../shared/errors.js";
 import type { LlmContext, StreamFn, StreamOptions } from "./types.js";
 
@@ -39,16 +39,6 @@ function failure(model: Model, message: string): AssistantMessageEvent {
   return {
     type: "error",
     reason: "error",
-    error: {
-      role: "assistant",
-      content: [],
-      api: model.api,
-      provider: model.provider,
-      model: model.id,
-      usage: emptyUsage(),
-      stopReason: "error",
-      errorMessage: message,
-      timestamp: Date.now(),
-    },
+    error: { ...emptyAssistantMessage(model, Date.now(), "error"), errorMessage: message },
   };
 }

@@ -66,6 +66,15 @@ export function emptyUsage(): Usage {
   };
 }
 
+/** An assistant message with no content yet: the placeholder `message_start` announces. */
+export function emptyAssistantMessage(
+  model: { api: string; provider: string; id: string },
+  timestamp: number = Date.now(),
+  stopReason: StopReason = "stop",
+): AssistantMessage {
+  return { role: "assistant", content: [], api: model.api, provider: model.provider, model: model.id, usage: emptyUsage(), stopReason, timestamp };
+}
+
 // ── models and thinking (§4.3, §4.4) ──────────────────────────────────────────
 
 export type Effort = "minimal" | "low" | "medium" | "high" | "xhigh";

@@ -2,7 +2,7 @@
 // that describe each change. Pure state: no I/O, no clocks except the injected `now`.
 import type { LanguageModelV3StreamPart, LanguageModelV3Usage } from "@ai-sdk/provider";
 import type { AssistantMessage, AssistantMessageEvent, Model, StopReason, ToolCall, Usage } from "../../shared/types.js";
-import { emptyUsage } from "../../shared/types.js";
+import { emptyAssistantMessage, emptyUsage } from "../../shared/types.js";
 import { usageWithCost } from "../cost.js";
 import { parseFinalJson, parsePartialJson } from "./partial-json.js";
 import { mergeMeta, type ProviderMeta, type ReplayCodec } from "./replay.js";
@@ -36,16 +36,7 @@ export class AssistantBuilder {
     private readonly startedAt: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.partial = {
-      role: "assistant",
-      content: [],
-      api: model.api,
-      provider: model.provider,
-      model: model.id,
-      usage: emptyUsage(),
-      stopReason: "stop",
-      timestamp: startedAt,
-    };
+    this.partial = emptyAssistantMessage(model, startedAt);
   }
 
   /** Events for one stream part (often none). */
