@@ -128,9 +128,14 @@ function typeboxAliases(): Record<string, string> {
   return alias;
 }
 
+// A non-literal specifier keeps esbuild from bundling jiti into dist/: bundled, jiti cannot
+// find its lazily required `../dist/babel.cjs` transformer, so every TS extension not already
+// in jiti's disk cache failed with "Cannot find module '../dist/babel.cjs'".
+const JITI_MODULE: string = "jiti";
+
 /** One jiti instance per load. */
 async function createImporter(): Promise<Importer> {
-  const { createJiti } = await import("jiti");
+  const { createJiti } = (await import(JITI_MODULE)) as typeof import("jiti");
   const jiti = createJiti(import.meta.url, { alias: typeboxAliases() });
   return (path) => jiti.import(path, { default: true });
 }

@@ -5,7 +5,6 @@ import {
   ImageContentSchema,
   RecordSchema,
   ThinkingLevelInputSchema,
-  TodoPhaseSchema,
   literals,
 } from "./content.js";
 
@@ -53,11 +52,19 @@ export const COMMAND_SCHEMAS = {
   /** Answered with the RpcSessionState. */
   get_state: command("get_state", {}, "Read the session state."),
   /** Answered with `{todoPhases}`, the normalised stored copy. */
-  set_todos: command("set_todos", { phases: Type.Array(TodoPhaseSchema) }, "Replace the in-memory todo list."),
+  // Like the reference, phases are normalised rather than validated (protocol.md §3.9): ids and
+  // statuses are kept as sent; the handler rejects a phase without a `tasks` array by name.
+  set_todos: command(
+    "set_todos",
+    { phases: Type.Array(Type.Unknown({ description: "TodoPhase: {id, name, tasks: TodoItem[]}" })) },
+    "Replace the in-memory todo list.",
+  ),
   /** Answered with `{toolNames}` once the host tools are registered. */
   set_host_tools: command(
     "set_host_tools",
-    { tools: Type.Array(RpcHostToolDefinitionSchema) },
+    // Each definition is checked by the handler so that errors use the exact wording of
+    // protocol.md §3.10 ("Host tool at index <i> must provide a non-empty name", ...).
+    { tools: Type.Array(Type.Unknown({ description: "RpcHostToolDefinition: {name, label?, description, parameters, hidden?}" })) },
     "Replace the host-owned tools.",
   ),
   /** Answered with the selected Model, or `Model not found: <provider>/<modelId>`. */

@@ -46,7 +46,10 @@ export function describeSchema(schema: Schema): string {
   const props = schema.properties as Record<string, Schema> | undefined;
   const tag = props?.type ?? props?.role;
   if (schema.type === "object" && tag && "const" in tag) return `${JSON.stringify(tag.const)} object`;
-  if (schema.type === "array" && isRecord(schema.items)) return `array of ${describeSchema(schema.items)}`;
+  if (schema.type === "array" && isRecord(schema.items)) {
+    const item = describeSchema(schema.items);
+    return item === "valid value" ? "array" : `array of ${item}`;
+  }
   if (typeof schema.type === "string") return schema.type;
   return "valid value";
 }

@@ -20,11 +20,12 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   get_state: { valid: {} },
   set_todos: {
     valid: { phases },
-    bad: [{ phases: [{ id: "p", name: "n" }] }, 'Invalid "phases[0].tasks": expected array of object'],
+    bad: [{ phases: { id: "p" } }, 'Invalid "phases": expected array'],
   },
   set_host_tools: {
     valid: { tools: [tool] },
-    bad: [{ tools: [{ ...tool, description: 3 }] }, 'Invalid "tools[0].description": expected string'],
+    // Definitions themselves are checked by the handler (exact §3.10 messages); the boundary checks the array.
+    bad: [{ tools: { ...tool } }, 'Invalid "tools": expected array'],
   },
   set_model: { valid: { provider: "p", modelId: "m" }, bad: [{ provider: "p" }, 'Invalid "modelId": expected string'] },
   cycle_model: { valid: {} },

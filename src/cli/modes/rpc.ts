@@ -48,7 +48,11 @@ export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Enviro
   };
   const extensionPaths = args.extensions ?? [];
   if (extensionPaths.length > 0 || !args.noExtensions) {
-    const loaded = await loadExtensions({ cwd: session.deps.cwd, pithHome, paths: extensionPaths, discover: !args.noExtensions, onError: reportError });
+    // Load failures are logged and skipped, never sent as extension_error frames (engine.md
+    // §11.1); errors raised later (handlers, the shared event bus) are.
+    const onLoadError = (info: { extensionPath: string; event: string; error: string }) =>
+      info.event === "load" ? e.log(`Extension error (${info.extensionPath}): ${info.error}`) : reportError(info);
+    const loaded = await loadExtensions({ cwd: session.deps.cwd, pithHome, paths: extensionPaths, discover: !args.noExtensions, onError: onLoadError });
     if (loaded.extensions.length > 0) {
       const host = createExtensionHost(session, {
         ui,
