@@ -6,13 +6,15 @@ import type { Continuation } from "./run-controller.js";
 import type { SessionDeps } from "./session-deps.js";
 import type { SessionRuntime } from "./session-runtime.js";
 import { TodoReminder, eagerPreludeMessage, shouldUseEagerPrelude } from "./todos/index.js";
-import { TtsrMatcher, buildTtsrInjection, loadTtsrRules } from "./ttsr/index.js";
+import { TtsrMatcher, buildTtsrInjection, injectedRuleNames, loadTtsrRules } from "./ttsr/index.js";
 import type { TtsrRule } from "../shared/types.js";
 
 export class PromptExtras {
   private readonly reminder: TodoReminder;
   private readonly ttsr: TtsrMatcher | undefined;
   private ttsrRules: TtsrRule[] | undefined;
+  /** The store whose earlier injections the matcher knows (changes on new/switch/branch). */
+  private ttsrStore: unknown;
 
   constructor(
     private readonly session: AgentSession,
@@ -23,7 +25,7 @@ export class PromptExtras {
     this.reminder = new TodoReminder({ enabled: todo.enabled && todo.reminders, max: todo.remindersMax });
     if (session.settings.ttsr.enabled) {
       const rules = loadTtsrRules({ pithHome: deps.pithHome, cwd: deps.cwd, warn: (m) => deps.log(m) });
-      if (rules.length > 0) this.ttsr = new TtsrMatcher(rules);
+      if (rules.length > 0) this.ttsr = new TtsrMatcher(rules, { cwd: deps.cwd });
     }
   }
 
@@ -32,7 +34,19 @@ export class PromptExtras {
   resetForPrompt(): void {
     this.reminder.reset();
     this.ttsr?.resetForPrompt();
+    this.restoreTtsrFired();
     this.rt.hooks.systemPromptOverride = undefined;
+  }
+
+  /**
+   * `repeatMode: once` holds per session, across restarts (engine §10.3): the first prompt on a
+   * store reads back which rules its branch already injected.
+   */
+  private restoreTtsrFired(): void {
+    const store = this.rt.store;
+    if (!this.ttsr || store === this.ttsrStore) return;
+    this.ttsrStore = store;
+    this.ttsr.restoreInjected(injectedRuleNames(store.branch()));
   }
 
   /** [eager prelude] + user message + pending next-turn messages + extension messages. */
@@ -104,8 +118,8 @@ export class PromptExtras {
     const next = this.reminder.next(last, this.rt.todos.get());
     if (!next) return undefined;
     this.session.emit(next.event);
+    // Hidden and in-memory only (engine §9.3): a reloaded session does not replay old reminders.
     this.rt.messages.push(next.message);
-    this.rt.persist(next.message);
     return { kind: "continue", prompts: [] };
   }
 }

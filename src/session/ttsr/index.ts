@@ -3,4 +3,4 @@ export { loadTtsrRules, type LoadTtsrRulesOptions } from "./load-rules.js";
 export { parseRuleFile } from "./rule-file.js";
 export { parseFrontmatter, type FrontmatterValue, type ParsedMarkdown } from "./frontmatter.js";
 export { TtsrMatcher, type TtsrMatcherOptions, type TtsrToolContext, type TtsrStreamKind, type TtsrInterruptMode } from "./matcher.js";
-export { buildTtsrInjection, TTSR_INJECTION_TYPE } from "./injection.js";
+export { buildTtsrInjection, injectedRuleNames, TTSR_INJECTION_TYPE, type InjectionEntryLike } from "./injection.js";

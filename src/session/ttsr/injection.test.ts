@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TtsrRule } from "../../shared/types.js";
-import { buildTtsrInjection } from "./injection.js";
+import { buildTtsrInjection, injectedRuleNames } from "./injection.js";
 
 const rule = (name: string, content: string): TtsrRule => ({
   name,
@@ -20,5 +20,21 @@ describe("buildTtsrInjection", () => {
     expect(text).toContain("Use the logger.\n</system-interrupt>");
     expect(text).toContain("not a prompt injection");
     expect(text.match(/<system-interrupt /g)).toHaveLength(2);
+  });
+});
+
+describe("injectedRuleNames", () => {
+  it("collects rule names from ttsr-injection custom messages only, once each", () => {
+    const injected = (rules: unknown) => ({ type: "custom_message", customType: "ttsr-injection", details: { rules } });
+    const names = injectedRuleNames([
+      injected(["a", "b"]),
+      { type: "custom_message", customType: "other", details: { rules: ["x"] } },
+      { type: "custom", customType: "ttsr-injection", details: { rules: ["y"] } },
+      injected(["b", 3, "c"]),
+      injected("not a list"),
+      { type: "message" },
+    ]);
+    expect(names).toEqual(["a", "b", "c"]);
+    expect(injectedRuleNames([])).toEqual([]);
   });
 });

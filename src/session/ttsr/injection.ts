@@ -31,3 +31,25 @@ export function buildTtsrInjection(rules: TtsrRule[], now: number = Date.now()):
     timestamp: now,
   };
 }
+
+/** The minimal view of a session entry needed to find earlier injections. */
+export interface InjectionEntryLike {
+  type: string;
+  customType?: string;
+  details?: unknown;
+}
+
+/**
+ * Names of the rules already injected on a branch (engine §10.3 `repeatMode: once`): read back
+ * from the persisted `ttsr-injection` custom messages, whose `details.rules` lists them.
+ */
+export function injectedRuleNames(entries: readonly InjectionEntryLike[]): string[] {
+  const names = new Set<string>();
+  for (const entry of entries) {
+    if (entry.type !== "custom_message" || entry.customType !== TTSR_INJECTION_TYPE) continue;
+    const rules = (entry.details as { rules?: unknown } | undefined)?.rules;
+    if (!Array.isArray(rules)) continue;
+    for (const name of rules) if (typeof name === "string") names.add(name);
+  }
+  return [...names];
+}
