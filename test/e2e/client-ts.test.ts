@@ -2,6 +2,7 @@
 // scripted provider: every command method, host tools, dialogs, abort, steering, sessions
 // and a shutdown that leaves no process behind.
 import { afterEach, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -110,19 +111,37 @@ describe("RpcClient against dist/cli.js: prompting", () => {
 
   it("delivers steering and follow-up messages into the running prompt", async () => {
     const { client } = await startPith([
-      { text: ["Working ", "on ", "it."], chunkDelayMs: 300 },
+      { toolCalls: [{ name: "hold_host", arguments: {} }] },
       { text: "Steered." },
       { text: "Followed up." },
     ]);
-    const started = client.waitForEvent("message_update");
+    // The run is held inside a host tool until both messages are queued: no timing involved.
+    let release!: () => void;
+    const queued = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inTool = new Promise<void>((r) => (entered = r));
+    await client.setHostTools([
+      {
+        name: "hold_host",
+        description: "Waits for the host",
+        parameters: { type: "object" },
+        async execute() {
+          entered();
+          await queued;
+          return { content: [{ type: "text", text: "released" }] };
+        },
+      },
+    ]);
     const run = client.promptAndWait("Start", { timeoutMs: 30_000 });
-    await started;
+    await inTool;
     await client.steer("Change course");
     await client.followUp("And then this");
+    expect((await client.getState()).queuedMessageCount).toBe(2);
+    release();
     const messages = await run;
-    const users = byRole(messages, "user").map(textOf);
-    expect(users).toEqual(["Start", "Change course", "And then this"]);
-    expect(byRole(messages, "assistant").map(textOf)).toEqual(["Working on it.", "Steered.", "Followed up."]);
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "user", "assistant", "user", "assistant"]);
+    expect(byRole(messages, "user").map(textOf)).toEqual(["Start", "Change course", "And then this"]);
+    expect(byRole(messages, "assistant").map(textOf).slice(1)).toEqual(["Steered.", "Followed up."]);
   });
 
   it("abortAndPrompt replaces a running prompt; a busy prompt can be queued as follow-up", async () => {
@@ -339,5 +358,34 @@ describe("RpcClient against dist/cli.js: shutdown", () => {
     open.push(client);
     expect((await client.getState()).isStreaming).toBe(false);
     expect(await client.close()).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe("examples/hosts (offline, scripted)", () => {
+  const runExample = (name: string) =>
+    new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ["--import", "tsx", path.join(ROOT, "examples/hosts", name)], { cwd: ROOT, timeout: 60_000 }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${name} failed: ${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+
+  it("minimal-host prints the streamed text", async () => {
+    const out = await runExample("minimal-host.ts");
+    expect(out).toContain("Let me look at the current directory.");
+    expect(out).toContain("[tool] ls");
+    expect(out).toMatch(/\[done\] \d+ messages/);
+  });
+
+  it("host-tool serves its tool", async () => {
+    const out = await runExample("host-tool.ts");
+    expect(out).toContain("[host] registered lookup_ticket");
+    expect(out).toContain("[tool result] lookup_ticket isError=false");
+    expect(out).toContain("PITH-42 is open and assigned to the host team.");
+  });
+
+  it("ui-handler answers the ask-user dialogs", async () => {
+    const out = await runExample("ui-handler.ts");
+    expect(out).toContain('[dialog] confirm "Deploy" → {"confirmed":true}');
+    expect(out).toContain("confirmed=true environment=staging note=automated answer");
   });
 });

@@ -1,0 +1,19 @@
+"""pith_client: drive the pith coding agent (``pith --mode rpc``) from Python asyncio.
+
+Standard library only, Python >= 3.9.
+"""
+from .client import PithClient
+from .errors import PithClientError, RpcError
+from .framing import LineSplitter, encode_frame, parse_frame
+from .host_tools import HostTool, HostToolContext
+
+__all__ = [
+    "PithClient",
+    "PithClientError",
+    "RpcError",
+    "HostTool",
+    "HostToolContext",
+    "LineSplitter",
+    "encode_frame",
+    "parse_frame",
+]

@@ -1,0 +1,127 @@
+"""One coroutine per protocol command type (snake_case, like the wire names).
+
+Each returns the response ``data`` (``None`` for commands without data) and raises
+``RpcError`` for a ``success: false`` response.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from .host_tools import HostTool, HostToolRunner
+
+
+class CommandsMixin:
+    _host_tools: HostToolRunner
+
+    async def request(self, command: str, /, **params: Any) -> Any:  # provided by PithClient
+        raise NotImplementedError
+
+    async def prompt(self, message: str, images: Optional[list] = None, streaming_behavior: Optional[str] = None) -> None:
+        return await self.request("prompt", message=message, images=images, streamingBehavior=streaming_behavior)
+
+    async def steer(self, message: str, images: Optional[list] = None) -> None:
+        return await self.request("steer", message=message, images=images)
+
+    async def follow_up(self, message: str, images: Optional[list] = None) -> None:
+        return await self.request("follow_up", message=message, images=images)
+
+    async def abort(self) -> None:
+        return await self.request("abort")
+
+    async def abort_and_prompt(self, message: str, images: Optional[list] = None) -> None:
+        return await self.request("abort_and_prompt", message=message, images=images)
+
+    async def new_session(self, parent_session: Optional[str] = None) -> Dict[str, Any]:
+        return await self.request("new_session", parentSession=parent_session)
+
+    async def get_state(self) -> Dict[str, Any]:
+        return await self.request("get_state")
+
+    async def set_todos(self, phases: List[Dict[str, Any]]) -> Dict[str, Any]:
+        return await self.request("set_todos", phases=phases)
+
+    async def set_host_tools(self, tools: List[HostTool]) -> Dict[str, Any]:
+        """Registers host tools and serves their calls; ``[]`` removes them all."""
+        return await self.request("set_host_tools", tools=self._host_tools.register(tools))
+
+    async def set_model(self, provider: str, model_id: str) -> Dict[str, Any]:
+        return await self.request("set_model", provider=provider, modelId=model_id)
+
+    async def cycle_model(self) -> Optional[Dict[str, Any]]:
+        return await self.request("cycle_model")
+
+    async def get_available_models(self) -> Dict[str, Any]:
+        return await self.request("get_available_models")
+
+    async def set_thinking_level(self, level: str) -> None:
+        return await self.request("set_thinking_level", level=level)
+
+    async def cycle_thinking_level(self) -> Optional[Dict[str, Any]]:
+        return await self.request("cycle_thinking_level")
+
+    async def set_steering_mode(self, mode: str) -> None:
+        return await self.request("set_steering_mode", mode=mode)
+
+    async def set_follow_up_mode(self, mode: str) -> None:
+        return await self.request("set_follow_up_mode", mode=mode)
+
+    async def set_interrupt_mode(self, mode: str) -> None:
+        return await self.request("set_interrupt_mode", mode=mode)
+
+    async def compact(self, custom_instructions: Optional[str] = None) -> Dict[str, Any]:
+        return await self.request("compact", customInstructions=custom_instructions)
+
+    async def set_auto_compaction(self, enabled: bool) -> None:
+        return await self.request("set_auto_compaction", enabled=enabled)
+
+    async def set_auto_retry(self, enabled: bool) -> None:
+        return await self.request("set_auto_retry", enabled=enabled)
+
+    async def abort_retry(self) -> None:
+        return await self.request("abort_retry")
+
+    async def bash(self, command: str) -> Dict[str, Any]:
+        return await self.request("bash", command=command)
+
+    async def abort_bash(self) -> None:
+        return await self.request("abort_bash")
+
+    async def get_session_stats(self) -> Dict[str, Any]:
+        return await self.request("get_session_stats")
+
+    async def export_html(self, output_path: Optional[str] = None) -> Dict[str, Any]:
+        return await self.request("export_html", outputPath=output_path)
+
+    async def switch_session(self, session_path: str) -> Dict[str, Any]:
+        return await self.request("switch_session", sessionPath=session_path)
+
+    async def branch(self, entry_id: str) -> Dict[str, Any]:
+        return await self.request("branch", entryId=entry_id)
+
+    async def get_branch_messages(self) -> Dict[str, Any]:
+        return await self.request("get_branch_messages")
+
+    async def get_last_assistant_text(self) -> Dict[str, Any]:
+        """``{"text": ...}``, or ``{}`` when there is none."""
+        return await self.request("get_last_assistant_text")
+
+    async def set_session_name(self, name: str) -> None:
+        return await self.request("set_session_name", name=name)
+
+    async def get_messages(self) -> Dict[str, Any]:
+        return await self.request("get_messages")
+
+    async def fork(self, entry_id: str) -> Dict[str, Any]:
+        return await self.request("fork", entryId=entry_id)
+
+    async def get_fork_messages(self) -> Dict[str, Any]:
+        return await self.request("get_fork_messages")
+
+    async def clone(self) -> Dict[str, Any]:
+        return await self.request("clone")
+
+    async def get_commands(self) -> Dict[str, Any]:
+        return await self.request("get_commands")
+
+    async def set_delta_streaming(self, enabled: bool) -> None:
+        return await self.request("set_delta_streaming", enabled=enabled)

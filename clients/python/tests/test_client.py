@@ -1,0 +1,352 @@
+"""pith_client against the real built dist/cli.js with the scripted provider.
+
+Run: python3 -m unittest discover -s clients/python/tests   (after npm run build)
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+CLI = os.path.join(ROOT, "dist", "cli.js")
+ASK_USER = os.path.join(ROOT, "examples", "extensions", "ask-user.ts")
+SCHEMA = os.path.join(ROOT, "schema", "rpc.schema.json")
+NODE = os.environ.get("NODE") or shutil.which("node") or "node"
+
+from pith_client import HostTool, LineSplitter, PithClient, PithClientError, RpcError, encode_frame, parse_frame  # noqa: E402
+
+ECHO_PARAMS = {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}
+
+
+def text_of(message):
+    content = message.get("content") if message else None
+    if isinstance(content, list):
+        return "".join(b.get("text", "") for b in content if b.get("type") == "text")
+    return content or ""
+
+
+def by_role(messages, role):
+    return [m for m in messages if m.get("role") == role]
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+async def gone(pid):
+    for _ in range(200):
+        if not alive(pid):
+            return True
+        await asyncio.sleep(0.025)
+    return not alive(pid)
+
+
+class FramingTest(unittest.TestCase):
+    def test_splits_on_lf_only(self):
+        s = LineSplitter()
+        data = '{"type":"x","t":"a\u2028b\u2029c\u0085d"}\r\n{"type":"y"}\nv\x0bf\x0cs\x1cr\rend\ntail'.encode("utf-8")
+        lines = []
+        for i in range(len(data)):  # byte by byte: multi-byte characters straddle reads
+            lines += s.push(data[i : i + 1])
+        self.assertEqual(len(lines), 3)
+        self.assertEqual(parse_frame(lines[0])["t"], "a\u2028b\u2029c\u0085d")
+        self.assertEqual(parse_frame(lines[1]), {"type": "y"})
+        self.assertEqual(lines[2], "v\x0bf\x0cs\x1cr\rend")
+        self.assertEqual(s.end(), "tail")
+        self.assertIsNone(s.end())
+
+    def test_skips_foreign_lines_and_omits_none(self):
+        for line in ["", "noise", "42", "[1]", '{"no":"type"}']:
+            self.assertIsNone(parse_frame(line))
+        self.assertEqual(encode_frame({"type": "steer", "message": "m", "images": None}), b'{"type":"steer","message":"m"}\n')
+
+
+class CoverageTest(unittest.TestCase):
+    def test_every_command_type_has_a_method(self):
+        with open(SCHEMA, encoding="utf-8") as f:
+            defs = json.load(f)["$defs"]
+        commands = [k[len("command_"):] for k in defs if k.startswith("command_")]
+        self.assertGreaterEqual(len(commands), 36)
+        missing = [c for c in commands if not asyncio.iscoroutinefunction(getattr(PithClient, c, None))]
+        self.assertEqual(missing, [])
+
+
+class PithTestCase(unittest.IsolatedAsyncioTestCase):
+    async def asyncSetUp(self):
+        self.assertTrue(os.path.exists(CLI), "run npm run build first")
+        self.clients = []
+
+    async def asyncTearDown(self):
+        for client in self.clients:
+            await client.close()
+
+    async def start(self, replies, extra_args=(), settings=None, **options):
+        cwd = tempfile.mkdtemp(prefix="pith-py-cwd-")
+        home = tempfile.mkdtemp(prefix="pith-py-home-")
+        with open(os.path.join(cwd, "script.json"), "w", encoding="utf-8") as f:
+            json.dump({"replies": replies}, f)
+        if settings is not None:
+            with open(os.path.join(home, "settings.json"), "w", encoding="utf-8") as f:
+                json.dump(settings, f)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "PITH_HOME": home}
+        args = [CLI, "--mode", "rpc", "--provider", "scripted", "--model", "script.json", *extra_args]
+        client = await PithClient.start(cmd=NODE, args=args, env=env, cwd=cwd, **options)
+        self.clients.append(client)
+        self.cwd = cwd
+        return client
+
+
+class PromptTest(PithTestCase):
+    async def test_prompt_streams_and_returns_messages(self):
+        client = await self.start([{"text": "Hello from the script."}])
+        self.assertRegex(client.version, r"^\d+\.\d+\.\d+")
+        deltas = []
+        client.on("message_update", lambda f: deltas.append(f["assistantMessageEvent"].get("delta", "")))
+        messages = await client.prompt_and_wait("Say hello", timeout=30)
+        self.assertEqual([m["role"] for m in messages], ["user", "assistant"])
+        self.assertEqual("".join(deltas), "Hello from the script.")
+        self.assertEqual(await client.get_last_assistant_text(), {"text": "Hello from the script."})
+
+    async def test_failed_command_raises_rpc_error(self):
+        client = await self.start([])
+        with self.assertRaises(RpcError) as ctx:
+            await client.set_session_name("   ")
+        self.assertEqual(ctx.exception.command, "set_session_name")
+        self.assertEqual(ctx.exception.error, "Session name cannot be empty")
+
+    async def test_abort_a_streaming_run(self):
+        client = await self.start([{"text": ["one ", "two"], "chunkDelayMs": 60000}])
+        ends = []
+        client.on("agent_end", lambda f: ends.extend(f["messages"]))
+        first = asyncio.ensure_future(client.wait_for_event("message_update", timeout=30))
+        await client.prompt("Count slowly")
+        await first
+        await client.abort()
+        await client.wait_for_idle(timeout=30)
+        self.assertEqual(by_role(ends, "assistant")[0]["stopReason"], "aborted")
+        self.assertFalse((await client.get_state())["isStreaming"])
+
+    async def test_steering_and_follow_up(self):
+        client = await self.start([{"toolCalls": [{"name": "hold_host", "arguments": {}}]}, {"text": "Steered."}, {"text": "Followed up."}])
+        # The run is held inside a host tool until both messages are queued: no timing involved.
+        entered, release = asyncio.Event(), asyncio.Event()
+
+        async def hold(args, ctx):
+            entered.set()
+            await release.wait()
+            return "released"
+
+        await client.set_host_tools([HostTool("hold_host", "Waits for the host", {"type": "object"}, hold)])
+        run = asyncio.ensure_future(client.prompt_and_wait("Start", timeout=30))
+        await asyncio.wait_for(entered.wait(), 30)
+        await client.steer("Change course")
+        await client.follow_up("And then this")
+        self.assertEqual((await client.get_state())["queuedMessageCount"], 2)
+        release.set()
+        messages = await run
+        self.assertEqual([m["role"] for m in messages], ["user", "assistant", "toolResult", "user", "assistant", "user", "assistant"])
+        self.assertEqual([text_of(m) for m in by_role(messages, "user")], ["Start", "Change course", "And then this"])
+        self.assertEqual([text_of(m) for m in by_role(messages, "assistant")][1:], ["Steered.", "Followed up."])
+
+    async def test_abort_and_prompt(self):
+        client = await self.start([{"text": ["slow ", "reply"], "chunkDelayMs": 60000}, {"text": "Fresh answer."}])
+        first = asyncio.ensure_future(client.wait_for_event("message_update", timeout=30))
+        await client.prompt("First")
+        await first
+        await client.abort_and_prompt("Second")
+        await client.wait_for_idle(timeout=30)
+        self.assertEqual(await client.get_last_assistant_text(), {"text": "Fresh answer."})
+
+
+class HostToolAndUiTest(PithTestCase):
+    async def test_host_tools_round_trip(self):
+        client = await self.start(
+            [
+                {"toolCalls": [{"name": "echo_host", "arguments": {"message": "hi"}}]},
+                {"toolCalls": [{"name": "fail_host", "arguments": {}}]},
+                {"toolCalls": [{"name": "sync_host", "arguments": {}}]},
+                {"text": "All done."},
+            ]
+        )
+        updates = []
+        client.on("tool_execution_update", lambda f: updates.append(text_of(f["partialResult"])))
+
+        async def echo(args, ctx):
+            ctx.update("working")
+            return {"content": [{"type": "text", "text": "echo: " + args["message"]}], "details": {"echoed": True}}
+
+        async def fail(args, ctx):
+            raise RuntimeError("host says no")
+
+        def sync_tool(args, ctx):  # a plain function runs in a worker thread
+            return "from a thread"
+
+        res = await client.set_host_tools(
+            [
+                HostTool("echo_host", "Echo a value", ECHO_PARAMS, echo, label="Echo Host"),
+                HostTool("fail_host", "Always fails", {"type": "object"}, fail),
+                HostTool("sync_host", "Sync tool", {"type": "object"}, sync_tool),
+            ]
+        )
+        self.assertEqual(res["toolNames"], ["echo_host", "fail_host", "sync_host"])
+        messages = await client.prompt_and_wait("Use the host tools", timeout=30)
+        results = by_role(messages, "toolResult")
+        self.assertEqual(
+            [(r["toolName"], text_of(r), r["isError"]) for r in results],
+            [("echo_host", "echo: hi", False), ("fail_host", "host says no", True), ("sync_host", "from a thread", False)],
+        )
+        self.assertEqual(results[0]["details"], {"echoed": True})
+        self.assertIn("working", updates)
+
+    async def test_host_tool_cancelled_by_abort(self):
+        client = await self.start([{"toolCalls": [{"name": "echo_host", "arguments": {"message": "wait"}}]}, {"text": "x"}])
+        called = asyncio.Event()
+        state = {"cancelled": False}
+
+        async def hang(args, ctx):
+            called.set()
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                state["cancelled"] = ctx.cancelled.is_set()
+                raise
+
+        await client.set_host_tools([HostTool("echo_host", "Hangs", ECHO_PARAMS, hang)])
+        cancel = asyncio.ensure_future(client.wait_for_event("host_tool_cancel", timeout=30))
+        await client.prompt("Call and hang")
+        await asyncio.wait_for(called.wait(), 30)
+        await client.abort()
+        await cancel
+        await client.wait_for_idle(timeout=30)
+        await asyncio.sleep(0)
+        self.assertTrue(state["cancelled"])
+        result = by_role((await client.get_messages())["messages"], "toolResult")[0]
+        self.assertTrue(result["isError"])
+
+    async def test_ui_round_trip(self):
+        client = await self.start(
+            [{"toolCalls": [{"name": "deploy_check", "arguments": {"service": "api"}}]}, {"text": "Deployed."}],
+            extra_args=["-e", ASK_USER],
+        )
+        asked, notes = [], []
+        client.on("extension_ui_request", lambda f: notes.append(f["message"]) if f.get("method") == "notify" else None)
+
+        async def answer(request):
+            asked.append(request["method"] + ":" + request["title"])
+            if request["method"] == "confirm":
+                return {"confirmed": True}
+            if request["method"] == "select":
+                return {"value": request["options"][1]}
+            return {"value": "py release"}
+
+        client.on_ui_request(answer)
+        messages = await client.prompt_and_wait("Deploy the api", timeout=30)
+        self.assertEqual(asked, ["confirm:Deploy", "select:Environment", "input:Release note"])
+        self.assertEqual(text_of(by_role(messages, "toolResult")[0]), "confirmed=true environment=production note=py release")
+        self.assertEqual(notes, ["Deploying api to production"])
+
+
+class SessionCommandsTest(PithTestCase):
+    async def test_state_model_and_mode_commands(self):
+        client = await self.start([{"text": "x"}])
+        state = await client.get_state()
+        self.assertEqual(state["model"]["provider"], "scripted")
+        self.assertTrue(any(m["provider"] == "scripted" for m in (await client.get_available_models())["models"]))
+        with open(os.path.join(self.cwd, "other.json"), "w", encoding="utf-8") as f:
+            json.dump({"replies": [{"text": "other"}]}, f)
+        self.assertTrue((await client.set_model("scripted", "other.json"))["id"].endswith("other.json"))
+        await client.cycle_model()
+        await client.set_thinking_level("high")
+        self.assertEqual((await client.get_state())["thinkingLevel"], "high")
+        self.assertEqual((await client.cycle_thinking_level())["level"], "xhigh")
+        await client.set_steering_mode("all")
+        await client.set_follow_up_mode("all")
+        await client.set_interrupt_mode("immediate")
+        await client.set_auto_compaction(False)
+        await client.set_auto_retry(False)
+        await client.abort_retry()
+        await client.set_delta_streaming(False)
+        state = await client.get_state()
+        self.assertEqual(
+            (state["steeringMode"], state["followUpMode"], state["interruptMode"], state["autoCompactionEnabled"]),
+            ("all", "all", "immediate", False),
+        )
+        todos = await client.set_todos([{"id": "phase-1", "name": "Plan", "tasks": [{"id": "t1", "content": "Do it", "status": "pending"}]}])
+        self.assertEqual(todos["todoPhases"][0]["tasks"][0]["content"], "Do it")
+        bash = await client.bash("echo from-bash")
+        self.assertEqual(bash["exitCode"], 0)
+        self.assertIn("from-bash", bash["output"])
+        await client.abort_bash()
+        self.assertIsInstance((await client.get_commands())["commands"], list)
+
+    async def test_session_commands(self):
+        replies = [{"text": "First answer."}, {"text": "Second answer."}] + [{"text": "Summary of the talk."}] * 3
+        client = await self.start(replies, settings={"compaction": {"keepRecentTokens": 5}})
+        await client.prompt_and_wait("First question", timeout=30)
+        await client.prompt_and_wait("Second question", timeout=30)
+        stats = await client.get_session_stats()
+        self.assertEqual((stats["userMessages"], stats["assistantMessages"]), (2, 2))
+        await client.set_session_name("py session")
+        state = await client.get_state()
+        self.assertEqual(state["sessionName"], "py session")
+        original = state["sessionFile"]
+        html = os.path.join(self.cwd, "out.html")
+        self.assertEqual((await client.export_html(html))["path"], html)
+        self.assertTrue(os.path.exists(html))
+        branchable = (await client.get_branch_messages())["messages"]
+        self.assertEqual([m["text"] for m in branchable], ["First question", "Second question"])
+        self.assertEqual((await client.get_fork_messages())["messages"], branchable)
+        self.assertEqual(await client.branch(branchable[1]["entryId"]), {"text": "Second question", "cancelled": False})
+        self.assertFalse((await client.clone())["cancelled"])
+        self.assertEqual(await client.fork(branchable[0]["entryId"]), {"text": "First question", "cancelled": False})
+        self.assertFalse((await client.new_session())["cancelled"])
+        self.assertEqual((await client.get_state())["messageCount"], 0)
+        self.assertFalse((await client.switch_session(original))["cancelled"])
+        self.assertEqual(len((await client.get_messages())["messages"]), 4)
+        compacted = await client.compact("keep it short")
+        self.assertIn("Summary of the talk.", compacted["summary"])
+
+
+class ShutdownTest(PithTestCase):
+    async def test_clean_close(self):
+        client = await self.start([])
+        self.assertEqual(await client.close(), 0)
+        self.assertFalse(client.is_running)
+
+    async def test_no_orphan_after_close(self):
+        client = await self.start([{"text": ["never ", "ends"], "chunkDelayMs": 600000}], close_grace=1.0)
+        out = await client.bash("sleep 300 & echo $!")
+        sleeper = int(out["output"].strip())
+        pid = client.pid
+        first = asyncio.ensure_future(client.wait_for_event("message_update", timeout=30))
+        await client.prompt("Hang")
+        await first
+        started = time.monotonic()
+        await client.close()
+        self.assertLess(time.monotonic() - started, 30)
+        self.assertTrue(await gone(pid))
+        self.assertTrue(await gone(sleeper))
+
+    async def test_exit_before_ready_reports_stderr(self):
+        with self.assertRaises(PithClientError) as ctx:
+            await PithClient.start(cmd=NODE, args=[CLI, "--mode", "rpc", "--no-such-flag"], env={"PATH": os.environ.get("PATH", "")})
+        self.assertEqual(ctx.exception.code, "exited")
+        self.assertIn("--no-such-flag", str(ctx.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,98 @@
+// Public types of the host client: options, frames by type, host tools, UI answers, and the
+// type-level list of command methods (one per protocol command type).
+import type {
+  ExtensionUiRequest,
+  OutboundFrame,
+  RpcCommandOf,
+  RpcCommandType,
+  RpcHostToolDefinition,
+  RpcResponseData,
+} from "../../protocol/index.js";
+import type { AgentToolResult } from "../../shared/types.js";
+
+/** How to start the agent process. */
+export interface RpcClientOptions {
+  /**
+   * The executable. Default: `process.execPath` running the `cli.js` next to the client
+   * bundle (or `cliPath`) with `--mode rpc` in front of `args`. When set, `command` is spawned
+   * with exactly `args`, so the client can drive any agent that speaks the protocol.
+   */
+  command?: string;
+  /** Extra CLI arguments (default command), or every argument (custom `command`). */
+  args?: string[];
+  /** The pith CLI script for the default command. Default: `./cli.js` beside this module. */
+  cliPath?: string;
+  /** Environment of the child. Default: this process's environment. */
+  env?: Record<string, string | undefined>;
+  /** Working directory of the child. */
+  cwd?: string;
+  /** Wait for the `ready` frame before `start()` resolves. Default true (pi dialects: false). */
+  waitForReady?: boolean;
+  /** How long to wait for `ready`. Default 30 000 ms. */
+  readyTimeoutMs?: number;
+  /** Reject a request that has no response after this long. Default: never. */
+  requestTimeoutMs?: number;
+  /** `close()` waits this long for a clean exit before killing the process group. Default 5 000 ms. */
+  closeGraceMs?: number;
+  /** Receives stderr text as it arrives (it is also kept, capped, in `client.stderr`). */
+  onStderr?: (text: string) => void;
+  /** Receives errors thrown by event listeners and handlers. Default: console.error. */
+  onError?: (error: unknown) => void;
+}
+
+export type OutboundFrameType = OutboundFrame["type"];
+/** The frame shape for one outbound `type`. */
+export type FrameOf<T extends OutboundFrameType> = Extract<OutboundFrame, { type: T }>;
+export type FrameHandler<T extends OutboundFrameType> = (frame: FrameOf<T>) => void;
+
+/** What a host tool's `execute` receives besides the arguments. */
+export interface HostToolContext {
+  /** Aborted when pith sends `host_tool_cancel` for this call (or the client closes). */
+  signal: AbortSignal;
+  /** The model's tool call id (matches `tool_execution_*` events). */
+  toolCallId: string;
+  /** Streams a partial result (`host_tool_update`); ignored after the call ended. */
+  update(partial: AgentToolResult): void;
+}
+
+/** A host tool: the wire definition plus the function that runs it in the host. */
+export type HostTool<A extends Record<string, unknown> = Record<string, any>> = RpcHostToolDefinition & {
+  /** Resolve with the result; throw to report `isError: true` with the error message. */
+  execute(args: A, ctx: HostToolContext): Promise<AgentToolResult>;
+};
+
+/** The dialogs that expect an answer. */
+export type UiDialogRequest = Extract<ExtensionUiRequest, { method: "select" | "confirm" | "input" | "editor" }>;
+
+/** The answer fields of an `extension_ui_response`. */
+export type UiAnswer = { value: string } | { confirmed: boolean } | { cancelled: true; timedOut?: boolean };
+
+/** Answers one dialog; `undefined` answers `{cancelled: true}`. `signal` aborts when pith cancels the dialog. */
+export type UiRequestHandler = (request: UiDialogRequest, ctx: { signal: AbortSignal }) => Promise<UiAnswer | undefined>;
+
+/** Options of `promptAndWait`. */
+export interface PromptAndWaitOptions {
+  images?: RpcCommandOf<"prompt">["images"];
+  streamingBehavior?: "steer" | "followUp";
+  /** Reject if the agent is not idle after this long. Default: never. */
+  timeoutMs?: number;
+}
+
+/** `snake_case` → `camelCase`, as command types map to method names. */
+export type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+
+/** The parameters of a command (everything but `id` and `type`). */
+export type CommandParams<T extends RpcCommandType> = Omit<RpcCommandOf<T>, "id" | "type">;
+
+/**
+ * One method per command type, resolving with that command's `data`. `RpcClient implements`
+ * this, so a command added to the protocol without a client method fails the typecheck.
+ */
+export type CommandMethods = {
+  [K in RpcCommandType as CamelCase<K>]: (...args: any[]) => Promise<RpcResponseData<K>>;
+};
+
+/** The method name of a command type (runtime twin of `CamelCase`). */
+export function methodNameOf<T extends RpcCommandType>(type: T): CamelCase<T> {
+  return type.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()) as CamelCase<T>;
+}
