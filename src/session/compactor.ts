@@ -1,6 +1,7 @@
 // Applies compaction to the session (spec/engine.md §4): manual `compact`, the threshold
 // check after a run and before a prompt, and overflow recovery. The cut point and the summary
 // come from ./compaction/; this file decides when, records the entry and rebuilds context.
+import { resolveThinkingLevel } from "../providers/models/thinking.js";
 import { PithError, errorMessage } from "../shared/errors.js";
 import type { AgentMessage, AssistantMessage, CompactionResult, Model } from "../shared/types.js";
 import type { AgentSession } from "./agent-session.js";
@@ -15,9 +16,20 @@ import type { SessionRuntime } from "./session-runtime.js";
 import { customMessageOf, type SessionEntry } from "./store/entry-types.js";
 
 export const CONTINUE_PROMPT = "Continue if you have next steps.";
+export const OVERFLOW_RETRIED =
+  "the request still overflows after one compact-and-retry attempt; reduce the context or switch to a larger-context model";
+
+interface EndFields {
+  result?: CompactionResult;
+  aborted?: boolean;
+  errorMessage?: string;
+  skipped?: boolean;
+}
 
 export class Compactor {
   private controller: AbortController | undefined;
+  /** One compact-and-retry per prompt: a retried request that overflows again is not retried. */
+  private overflowRetried = false;
 
   constructor(
     private readonly session: AgentSession,
@@ -44,12 +56,16 @@ export class Compactor {
     return this.session.runs.busy(() => this.summarizeAndApply(model, apiKey, path, customInstructions));
   }
 
-  /** Pre-flight of a prompt: the previous reply may already have left the context too large. */
+  /**
+   * Pre-flight of a prompt: the previous reply may already have left the context too large.
+   * A reply older than the latest compaction measured the context before it, so it is ignored.
+   */
   async beforePrompt(signal: AbortSignal): Promise<void> {
+    this.overflowRetried = false;
     const last = lastAssistant(this.rt.messages);
     if (!last || !this.session.autoCompactionEnabled || !this.rt.model) return;
-    const overflow = isContextOverflow(last, this.rt.model.contextWindow);
-    if (overflow && last.stopReason === "error") {
+    if (last.timestamp < latestCompactionTime(this.rt.messages)) return;
+    if (this.isOverflowToRecover(last)) {
       this.rt.dropTrailingError();
       await this.auto("overflow", signal);
       return;
@@ -60,18 +76,32 @@ export class Compactor {
   /** After a run: overflow recovery (retry after compaction) or threshold compaction. */
   async afterRun(last: AssistantMessage | undefined, overflow: boolean, signal: AbortSignal): Promise<Continuation | undefined> {
     if (!last || !this.rt.model || !this.session.autoCompactionEnabled) return undefined;
-    if (overflow && last.stopReason === "error") {
+    if (overflow && this.isOverflowToRecover(last)) {
+      if (this.overflowRetried) {
+        this.session.emit({ type: "auto_compaction_start", reason: "overflow", action: "context-full" });
+        this.emitEnd({ errorMessage: `Context overflow recovery failed: ${OVERFLOW_RETRIED}` }, false);
+        return { kind: "stop" };
+      }
+      this.overflowRetried = true;
       this.rt.dropTrailingError();
       const ok = await this.auto("overflow", signal);
       if (!ok || signal.aborted) return { kind: "stop" };
       this.rt.dropTrailingError();
       return { kind: "continue", prompts: [] };
     }
+    if (last.stopReason !== "error") this.overflowRetried = false;
     if (last.stopReason === "error" || last.stopReason === "aborted" || !this.overThreshold(last)) return undefined;
     const ok = await this.auto("threshold", signal);
     if (!ok || signal.aborted) return { kind: "stop" };
     if (!this.session.settings.compaction.autoContinue) return undefined;
     return { kind: "continue", prompts: [{ role: "developer", content: CONTINUE_PROMPT, attribution: "agent", timestamp: Date.now() }] };
+  }
+
+  /** §4.2 step 1: an overflow error from the current model (another model's limit says nothing about this one). */
+  private isOverflowToRecover(last: AssistantMessage): boolean {
+    const model = this.rt.model;
+    if (!model || last.stopReason !== "error" || last.provider !== model.provider || last.model !== model.id) return false;
+    return isContextOverflow(last, model.contextWindow);
   }
 
   private overThreshold(last: AssistantMessage): boolean {
@@ -83,14 +113,7 @@ export class Compactor {
   private async auto(reason: "threshold" | "overflow", signal: AbortSignal): Promise<boolean> {
     const willRetry = reason === "overflow";
     this.session.emit({ type: "auto_compaction_start", reason, action: "context-full" });
-    const end = (fields: { result?: CompactionResult; aborted?: boolean; errorMessage?: string; skipped?: boolean }) =>
-      this.session.emit({
-        type: "auto_compaction_end",
-        action: "context-full",
-        aborted: fields.aborted ?? false,
-        willRetry: fields.result ? willRetry : false,
-        ...fields,
-      });
+    const end = (fields: EndFields) => this.emitEnd(fields, willRetry);
     const model = this.rt.model;
     const path = this.rt.store.branch();
     if (!model || (path.length > 0 && path[path.length - 1].type === "compaction")) {
@@ -111,6 +134,17 @@ export class Compactor {
       }
       return false;
     }
+  }
+
+  /** `auto_compaction_end`; `willRetry` only holds when there is a result. */
+  private emitEnd(fields: EndFields, willRetry: boolean): void {
+    this.session.emit({
+      type: "auto_compaction_end",
+      action: "context-full",
+      aborted: fields.aborted ?? false,
+      willRetry: fields.result ? willRetry : false,
+      ...fields,
+    });
   }
 
   private async summarizeAndApply(
@@ -135,6 +169,8 @@ export class Compactor {
         signal: controller.signal,
         customInstructions,
         reserveTokens: this.session.settings.compaction.reserveTokens,
+        // §4.7: the summariser reasons at effort "high" (clamped; nothing for non-reasoning models).
+        thinkingLevel: resolveThinkingLevel(model, "high"),
       });
       if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
       this.rt.store.appendCompaction({
@@ -190,6 +226,13 @@ function messageOf(e: SessionEntry): AgentMessage | undefined {
   if (e.type === "custom_message") return customMessageOf(e);
   if (e.type === "branch_summary") return { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: Date.parse(e.timestamp) || 0 };
   return undefined;
+}
+
+/** When the context's compaction summary was written (0 when there is none). */
+function latestCompactionTime(messages: AgentMessage[]): number {
+  let at = 0;
+  for (const m of messages) if (m.role === "compactionSummary") at = Math.max(at, m.timestamp);
+  return at;
 }
 
 function lastAssistant(messages: AgentMessage[]): AssistantMessage | undefined {
