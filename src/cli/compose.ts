@@ -1,6 +1,6 @@
 // The composition root: from parsed argv, environment and settings files to a ready
 // AgentSession. Nothing below src/cli reads process.env or argv.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { createModelRegistry, type ModelRegistry } from "../providers/models/registry.js";
@@ -47,7 +47,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   });
   const sessionSettings: SessionSettings = toSessionSettings(settings);
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
-  const store = openStore(args, sessionDir, cwd);
+  const store = openStore(args, sessionDir, cwd, path.join(pithHome, "sessions"));
   for (const w of store.warnings) e.log(w);
   const model = pickModel(args, settings, registry);
   const thinking = args.thinking ?? (settings.defaultThinkingLevel as ThinkingLevel | undefined);
@@ -77,14 +77,24 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     tempDir,
     log: e.log,
   });
+  recordStartState(store, session);
   return { session, registry, pithHome };
 }
 
-function openStore(args: ParsedArgs, sessionDir: string | undefined, cwd: string): SessionStore {
+/** engine.md §1.8: a brand-new session records the chosen model and thinking level first. */
+function recordStartState(store: SessionStore, session: AgentSession): void {
+  if (store.entries().length > 0) return;
+  if (session.model) store.appendModelChange(session.model.provider, session.model.id);
+  if (session.thinkingLevel !== undefined) store.appendThinkingLevelChange(session.thinkingLevel);
+}
+
+function openStore(args: ParsedArgs, sessionDir: string | undefined, cwd: string, sessionsRoot: string): SessionStore {
   if (!sessionDir) return SessionStore.inMemory({ cwd });
   if (args.session) {
-    const file = resolveSessionArg(args.session, sessionDir);
-    if (!file) throw new PithError("not_found", `Session not found: ${args.session}`);
+    // a path-like argument resolves against the working directory even when it does not exist
+    const file = resolveSessionArg(args.session, sessionDir, cwd, args.sessionDir ? undefined : sessionsRoot);
+    // engine.md §1.5: a session file that does not exist yet is created at that exact path
+    if (!existsSync(file)) return SessionStore.createAt(file, { cwd });
     return SessionStore.open(file, { cwd });
   }
   if (args.continue) {

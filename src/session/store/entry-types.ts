@@ -1,8 +1,12 @@
 // The on-disk vocabulary of a session file (spec/engine.md §1.2–§1.3): one header line, then entries.
 import type { AgentMessage, Attribution, CustomMessage, ThinkingLevel, UserContent } from "../../shared/types.js";
 
-/** pith's own format version; older and pi/xcsh files are upgraded in memory by `migrate()`. */
-export const PITH_SESSION_VERSION = 1;
+/**
+ * The header version pith writes: 3, the current version of the shared format (engine.md §1.2),
+ * so pi/xcsh readers do not re-chain pith's entries as v1. Older files are upgraded in memory
+ * by `migrate()`.
+ */
+export const PITH_SESSION_VERSION = 3;
 
 /** Line 1 of every session file. */
 export interface SessionHeader {

@@ -35,4 +35,20 @@ describe("session layout", () => {
     expect(resolveSessionArg("sub/file.jsonl", dir, "/base")).toBe("/base/sub/file.jsonl");
     expect(() => resolveSessionArg("dddd", dir)).toThrow('Session "dddd" not found.');
   });
+
+  it("names the project of a prefix that only matches another project's session", () => {
+    const root = tmpDir();
+    const mine = path.join(root, "--home-me-a--");
+    const theirs = path.join(root, "--home-me-b--");
+    fs.mkdirSync(mine);
+    fs.mkdirSync(theirs);
+    const own = path.join(mine, "2026-01-01T00-00-00-000Z_aaaa000011112222.jsonl");
+    fs.writeFileSync(own, `{"type":"session","version":3,"id":"aaaa000011112222","timestamp":"t","cwd":"/home/me/a"}\n`);
+    const other = path.join(theirs, "2026-01-01T00-00-00-000Z_bbbb000011112222.jsonl");
+    fs.writeFileSync(other, `{"type":"session","version":3,"id":"bbbb000011112222","timestamp":"t","cwd":"/home/me/b"}\n`);
+    expect(resolveSessionArg("aaaa", mine, "/home/me/a", root)).toBe(own);
+    expect(() => resolveSessionArg("bbbb", mine, "/home/me/a", root)).toThrow('Session "bbbb" is in another project (/home/me/b).');
+    expect(() => resolveSessionArg("bbbb", mine, "/home/me/a")).toThrow('Session "bbbb" not found.');
+    expect(() => resolveSessionArg("cccc", mine, "/home/me/a", root)).toThrow('Session "cccc" not found.');
+  });
 });

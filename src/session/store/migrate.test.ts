@@ -33,7 +33,7 @@ describe("migrate (older and pi/xcsh files)", () => {
     s.appendModelChange("x", "y");
     s.close();
     const text = fs.readFileSync(file, "utf8");
-    expect(JSON.parse(text.split("\n")[0])).toMatchObject({ type: "session", version: 1, id: "uuid-1" });
+    expect(JSON.parse(text.split("\n")[0])).toMatchObject({ type: "session", version: 3, id: "uuid-1" });
     const r = SessionStore.open(file, { cwd: "/p" });
     expect(r.entries().map((e) => e.id)).toEqual([...ids, r.leafId]);
     expect(r.warnings).toEqual([]);
@@ -50,7 +50,7 @@ describe("migrate (older and pi/xcsh files)", () => {
     ]);
     const s = SessionStore.open(file, { cwd: "/p" });
     expect(s.name).toBe("Xcsh title");
-    expect(s.header.version).toBe(1);
+    expect(s.header.version).toBe(3);
     expect(s.getEntry("9f1c2e3a")).toMatchObject({ provider: "anthropic", modelId: "claude-sonnet-4-5" });
     expect(s.getEntry("aaaa0001")).toMatchObject({ type: "custom", customType: "unknown:service_tier_change", data: { serviceTier: null } });
     expect(s.getEntry("aaaa0002")).toMatchObject({ fromExtension: true });

@@ -48,7 +48,7 @@ describe("SessionStore", () => {
     s.close();
 
     const raw = lines(file);
-    expect(raw[0]).toMatchObject({ type: "session", version: 1, id: s.sessionId, cwd: "/work/app", parentSession: "/old.jsonl" });
+    expect(raw[0]).toMatchObject({ type: "session", version: 3, id: s.sessionId, cwd: "/work/app", parentSession: "/old.jsonl" });
     expect(raw[0].id).toMatch(/^[0-9a-f]{16}$/);
     expect(raw.slice(1).map((r) => r.type)).toEqual([
       "model_change", "thinking_level_change", "message", "message", "message", "custom_message",
@@ -145,6 +145,18 @@ describe("SessionStore", () => {
     expect(r.warnings).toHaveLength(2);
     expect(r.warnings[0]).toMatch(/line 3/);
     expect(buildSessionContext(r).messages).toHaveLength(2);
+  });
+
+  it("createAt makes a new session at exactly the given path, lazily, and refuses an existing file", () => {
+    const file = path.join(tmpDir(), "nested", "chosen.jsonl");
+    const s = track(SessionStore.createAt(file, { cwd: "/w" }));
+    expect(s.path).toBe(file);
+    s.appendMessage(user("q"));
+    expect(fs.existsSync(file)).toBe(false);
+    s.appendMessage(assistant("a"));
+    expect(lines(file)[0]).toMatchObject({ type: "session", id: s.sessionId, cwd: "/w" });
+    expect(lines(file)).toHaveLength(3);
+    expect(() => SessionStore.createAt(file, { cwd: "/w" })).toThrow(/already exists/);
   });
 
   it("opens read-only without a lock and refuses appends", () => {

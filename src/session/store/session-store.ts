@@ -107,6 +107,19 @@ export class SessionStore {
     return store;
   }
 
+  /**
+   * A new session at exactly `filePath` (engine.md §1.5: `--session <path>` naming a file that
+   * does not exist yet), written lazily unless `eager`. The file must not exist.
+   */
+  static createAt(filePath: string, opts: Omit<CreateSessionOptions, "sessionDir">): SessionStore {
+    const abs = path.resolve(opts.cwd, filePath);
+    if (fs.existsSync(abs)) throw new PithError("invalid_request", `Session file already exists: ${abs}`);
+    const header = newHeader(opts.cwd, Date.now(), opts.parentSession, opts.name);
+    const store = SessionStore.fromParts({ header, entries: [], cwd: opts.cwd, filePath: abs }, opts);
+    if (opts.eager) store.ensureOnDisk();
+    return store;
+  }
+
   /** A session that never touches the disk (`--no-session`). */
   static inMemory(opts: { cwd: string; parentSession?: string }): SessionStore {
     return new SessionStore({ header: newHeader(opts.cwd, Date.now(), opts.parentSession), entries: [], cwd: opts.cwd });
@@ -320,7 +333,11 @@ export class SessionStore {
 
   /** First write of a new session: take the lock, write header + all entries atomically. */
   private materialize(f: FileBacking): void {
-    f.lockPath ??= acquireLock(f.writer.filePath);
+    if (f.lockPath === undefined) {
+      // the lock lives beside the file: its directory must exist first
+      mkdirFor(f.writer.filePath);
+      f.lockPath = acquireLock(f.writer.filePath);
+    }
     f.writer.rewrite(this.allLines());
     f.onDisk = true;
   }
@@ -353,6 +370,14 @@ function newHeader(cwd: string, now: number, parentSession?: string, name?: stri
   if (parentSession !== undefined) header.parentSession = parentSession;
   if (name !== undefined) header.name = name;
   return header;
+}
+
+function mkdirFor(filePath: string): void {
+  try {
+    fs.mkdirSync(path.dirname(filePath), { recursive: true });
+  } catch (err) {
+    throw new PithError("io", `Cannot create the session directory for ${filePath}: ${errorMessage(err)}`, { cause: err });
+  }
 }
 
 function readSessionFile(abs: string): Buffer {
