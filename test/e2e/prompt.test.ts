@@ -97,7 +97,8 @@ describe.each(PROVIDERS)("prompting over %s", (_api, provider, model) => {
     const turnEnds = frames.filter((f) => f.type === "turn_end");
     expect(turnEnds).toHaveLength(2);
     expect(turnEnds[0].toolResults).toHaveLength(2);
-    const second = JSON.stringify(llm.requests[before + 1].body);
+    const posts = llm.requests.slice(before).filter((r) => r.method === "POST");
+    const second = JSON.stringify(posts[1].body);
     expect(second).toContain("alpha");
     expect(second).toContain("beta");
     expect(second).toContain("call_a");

@@ -31,8 +31,9 @@ function truthy(v: string | undefined): boolean {
 
 export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Environment): Promise<number> {
   const writer = new FrameWriter(process.stdout, { onError: (err) => e.log(`stdout: ${err.message}`) });
-  writer.write({ type: "ready", version: VERSION });
+  // A startup failure (bad session, unknown model) exits 1 before `ready` is written.
   const { session, pithHome, registry } = await composeSession(args, settings, e);
+  writer.write({ type: "ready", version: VERSION });
   // Live model discovery runs in the background; it never delays startup.
   session.discovery = registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`));
   const ui = createRpcUiBridge({
