@@ -35,6 +35,10 @@ export async function newSession(session: AgentSession, parentSession?: string):
   session.queues.clear();
   session.rt.replaceStore(store);
   session.rt.todos.set([]);
+  // engine.md §1.9.1 step 4: the level is recorded (in memory until the first reply), so a later
+  // switch back restores it; no model_change: the first assistant message records the model
+  const level = session.rt.thinkingLevel;
+  if (level !== undefined) store.appendThinkingLevelChange(level);
   afterSwitch(session, "new", previous);
   return { cancelled: false };
 }
