@@ -1,6 +1,8 @@
 // The host's own shell commands (RPC `bash` / `abort_bash`, spec/engine.md §2.11): run beside
 // the agent in the session cwd, in their own process group, recorded as `bashExecution`.
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
+import path from "node:path";
 import { OutputCollector } from "../tools/bash/output-collector.js";
 import { createNodeExecOps, NONINTERACTIVE_ENV, type ExecOps } from "../tools/ops/exec-ops.js";
 import { PithError } from "../shared/errors.js";
@@ -20,15 +22,19 @@ export interface BashResult {
   outputBytes: number;
   /** pith extra: the complete output when it was truncated. */
   fullOutputPath?: string;
+  /** The shell's working directory after the command (persistent shell). */
+  newCwd?: string;
 }
 
 export class UserBash {
   private controller: AbortController | undefined;
   private readonly exec: ExecOps;
+  private readonly shell: ShellState;
 
   constructor(private readonly session: AgentSession) {
     const settings = session.settings;
     this.exec = createNodeExecOps({ shell: settings.shellPath });
+    this.shell = new ShellState(session.deps.cwd);
   }
 
   get running(): boolean {
@@ -46,45 +52,55 @@ export class UserBash {
     }
     if (this.controller) throw new PithError("busy", "A bash command is already running. Use abort_bash to stop it.");
     const ext = this.session.deps.extensions;
-    const cwd = this.session.deps.cwd;
     if (ext?.hasHandlers("user_bash")) {
-      const replaced = await ext.emit({ type: "user_bash", command, excludeFromContext: false, cwd });
+      const replaced = await ext.emit({ type: "user_bash", command, excludeFromContext: false, cwd: this.shell.cwd });
       if (replaced?.result) return this.record(command, fromExtension(replaced.result as Record<string, unknown>));
     }
     const controller = new AbortController();
     this.controller = controller;
     try {
-      const collector = new OutputCollector(this.session.deps.tempDir || tmpdir());
-      let totalBytes = 0;
-      const res = await this.exec.exec(command, {
-        cwd,
-        signal: controller.signal,
-        timeoutMs: USER_BASH_TIMEOUT_MS,
-        env: { ...NONINTERACTIVE_ENV, ...this.session.settings.bashEnvironment },
-        onData: (chunk) => {
-          totalBytes += chunk.length;
-          collector.push(chunk);
-        },
-      });
-      const out = await collector.finish();
-      const cancelled = res.aborted || res.timedOut;
-      const notice = res.timedOut ? `[Command timed out after ${USER_BASH_TIMEOUT_MS / 1000} seconds]\n` : res.aborted ? "[Command cancelled]\n" : "";
-      const output = notice + out.text;
-      const result: BashResult = {
-        output,
-        cancelled,
-        truncated: out.truncation.truncated,
-        totalLines: out.totalLines,
-        totalBytes,
-        outputLines: output === "" ? 0 : output.split("\n").length,
-        outputBytes: Buffer.byteLength(output),
-      };
-      if (!cancelled && res.exitCode !== null) result.exitCode = res.exitCode;
-      if (out.fullOutputPath) result.fullOutputPath = out.fullOutputPath;
-      return this.record(command, result);
+      return this.record(command, await this.execute(command, controller.signal));
     } finally {
       this.controller = undefined;
     }
+  }
+
+  private async execute(command: string, signal: AbortSignal): Promise<BashResult> {
+    const tempDir = this.session.deps.tempDir || tmpdir();
+    const collector = new OutputCollector(tempDir);
+    let totalBytes = 0;
+    let endsWithNewline = false;
+    const res = await this.exec.exec(this.shell.wrap(command, tempDir), {
+      cwd: this.shell.cwd,
+      signal,
+      timeoutMs: USER_BASH_TIMEOUT_MS,
+      env: { ...NONINTERACTIVE_ENV, ...this.session.settings.bashEnvironment },
+      onData: (chunk) => {
+        totalBytes += chunk.length;
+        if (chunk.length > 0) endsWithNewline = chunk[chunk.length - 1] === 10;
+        collector.push(chunk);
+      },
+    });
+    const out = await collector.finish();
+    const cancelled = res.aborted || res.timedOut;
+    const notice = res.timedOut ? `[Command timed out after ${USER_BASH_TIMEOUT_MS / 1000} seconds]\n` : res.aborted ? "[Command cancelled]\n" : "";
+    // The collector drops the trailing newline (tool output); the RPC BashResult keeps it
+    // (protocol §3.21 example: "hello\n", totalLines 2 = newlines + 1).
+    const output = notice + sanitize(out.text + (endsWithNewline ? "\n" : ""));
+    const result: BashResult = {
+      output,
+      cancelled,
+      truncated: out.truncation.truncated,
+      totalLines: out.totalLines + (endsWithNewline ? 1 : 0),
+      totalBytes,
+      outputLines: output === "" ? 0 : output.split("\n").length,
+      outputBytes: Buffer.byteLength(output),
+    };
+    if (!cancelled && res.exitCode !== null) result.exitCode = res.exitCode;
+    if (out.fullOutputPath) result.fullOutputPath = out.fullOutputPath;
+    const newCwd = this.shell.update();
+    if (newCwd) result.newCwd = newCwd;
+    return result;
   }
 
   private record(command: string, result: BashResult): BashResult {
@@ -131,4 +147,59 @@ function fromExtension(r: Record<string, unknown>): BashResult {
   };
   if (typeof r.exitCode === "number") result.exitCode = r.exitCode;
   return result;
+}
+
+/** ANSI escape sequences (CSI, OSC and two-byte escapes). */
+// eslint-disable-next-line no-control-regex -- matching ESC/BEL is the point
+const ANSI_RE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+
+/** Protocol §3.21: ANSI escapes stripped, CR normalised (CRLF → LF, other CRs dropped). */
+function sanitize(text: string): string {
+  return text.replace(ANSI_RE, "").replace(/\r\n/g, "\n").replace(/\r/g, "");
+}
+
+/**
+ * The "persistent shell" of protocol §3.21, kept as state between one-shot shells: every
+ * command starts in the previous command's working directory with its exported variables,
+ * and leaves them behind in a private state directory.
+ */
+class ShellState {
+  private dir: string | undefined;
+
+  constructor(public cwd: string) {}
+
+  /** The script actually run: restore exports, run the command, save cwd and exports. */
+  wrap(command: string, tempDir: string): string {
+    this.dir ??= mkdtempSync(path.join(tempDir, "pith-user-shell-"));
+    if (!isDirectory(this.cwd)) this.cwd = tempDir;
+    const env = shellQuote(path.join(this.dir, "env"));
+    const cwd = shellQuote(path.join(this.dir, "cwd"));
+    return [
+      `[ -f ${env} ] && . ${env} >/dev/null 2>&1`,
+      command,
+      "__pith_rc=$?",
+      `pwd -P > ${cwd} 2>/dev/null`,
+      `export -p > ${env} 2>/dev/null`,
+      "exit $__pith_rc",
+    ].join("\n");
+  }
+
+  /** Reads the directory the command left the shell in; undefined when it did not get that far. */
+  update(): string | undefined {
+    if (!this.dir) return undefined;
+    const file = path.join(this.dir, "cwd");
+    if (!existsSync(file)) return undefined;
+    const next = readFileSync(file, "utf8").trim();
+    if (!next || !isDirectory(next)) return undefined;
+    this.cwd = next;
+    return next;
+  }
+}
+
+function isDirectory(p: string): boolean {
+  return existsSync(p) && statSync(p).isDirectory();
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, "'\\''")}'`;
 }
