@@ -2,21 +2,12 @@
 // run the tests with bash, see the failure, edit again, finish. And no process survives.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlmServer, type FakeLlm } from "../support/fake-llm-server.js";
-import { Pith, fakeModelsJson, type Frame } from "./harness.js";
+import { describe, expect, it } from "vitest";
 
-let llm: FakeLlm;
-const open: Pith[] = [];
-beforeAll(async () => {
-  llm = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  for (const p of open.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-});
+import { Pith, trackPiths, useFakeLlm, fakeModelsJson, type Frame } from "./harness.js";
+
+const llm = useFakeLlm();
+const open = trackPiths();
 
 const MATH = `export function add(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n`;
 const TEST = `import { add, mul } from "./math.mjs";\nif (add(2, 3) !== 5) { console.error("add failed: " + add(2, 3)); process.exit(1); }\nif (mul(2, 3) !== 6) { console.error("mul failed"); process.exit(1); }\nconsole.log("all tests passed");\n`;

@@ -5,6 +5,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { startFakeLlmServer, type FakeLlm, type FakeLlmOptions } from "../support/fake-llm-server.js";
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli.js");
 
@@ -165,4 +167,31 @@ export class Pith {
     }
     return res.code;
   }
+}
+
+/** Every Pith pushed into the returned list is killed after each test if still running. */
+export function trackPiths(): Pith[] {
+  const list: Pith[] = [];
+  afterEach(() => {
+    for (const p of list.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
+  });
+  return list;
+}
+
+/** A fake LLM server for the whole test file: started before all tests, closed after them. */
+export function useFakeLlm(options?: FakeLlmOptions): FakeLlm {
+  let server: FakeLlm | undefined;
+  beforeAll(async () => {
+    server = await startFakeLlmServer(options);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return new Proxy({} as FakeLlm, {
+    get(_target, key) {
+      if (!server) throw new Error("the fake LLM server is not started yet (use it inside tests or hooks)");
+      const value = (server as any)[key];
+      return typeof value === "function" ? value.bind(server) : value;
+    },
+  });
 }

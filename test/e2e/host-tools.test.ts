@@ -2,21 +2,12 @@
 // tool through the real OpenAI provider package, `host_tool_call` / `host_tool_update` /
 // `host_tool_result` / `host_tool_cancel`, and stdin EOF with a call pending. Assertions are on
 // the frames AND on what the fake LLM received (tools offered, tool results sent back).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlmServer, type FakeLlm, type FakeRequest } from "../support/fake-llm-server.js";
-import { Pith, fakeModelsJson, type Frame } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { type FakeRequest } from "../support/fake-llm-server.js";
+import { Pith, trackPiths, useFakeLlm, fakeModelsJson, type Frame } from "./harness.js";
 
-let llm: FakeLlm;
-const open: Pith[] = [];
-beforeAll(async () => {
-  llm = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  for (const p of open.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-});
+const llm = useFakeLlm();
+const open = trackPiths();
 
 async function start(): Promise<Pith> {
   const p = await Pith.start({ modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt"] });

@@ -2,21 +2,12 @@
 // scripted SSE server, for both OpenAI chat completions and Anthropic messages.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlmServer, type FakeLlm } from "../support/fake-llm-server.js";
-import { Pith, fakeModelsJson, type Frame } from "./harness.js";
+import { describe, expect, it } from "vitest";
 
-let llm: FakeLlm;
-const open: Pith[] = [];
-beforeAll(async () => {
-  llm = await startFakeLlmServer({ models: ["listed-model-a", "listed-model-b"] });
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  for (const p of open.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-});
+import { Pith, trackPiths, useFakeLlm, fakeModelsJson, type Frame } from "./harness.js";
+
+const llm = useFakeLlm({ models: ["listed-model-a", "listed-model-b"] });
+const open = trackPiths();
 
 async function start(provider: string, model: string, extra: string[] = []): Promise<Pith> {
   const p = await Pith.start({ modelsJson: fakeModelsJson(llm.url), args: ["--provider", provider, "--model", model, ...extra] });

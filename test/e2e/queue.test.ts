@@ -3,24 +3,15 @@
 // asserts on the requests the fake received: which tool results and queued texts the model saw.
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlmServer, type FakeLlm, type FakeRequest } from "../support/fake-llm-server.js";
-import { Pith, fakeModelsJson, type Frame } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { type FakeRequest } from "../support/fake-llm-server.js";
+import { Pith, trackPiths, useFakeLlm, fakeModelsJson, type Frame } from "./harness.js";
 
 const BUSY = "Agent is already processing. Use steer() or followUp() to queue messages, or wait for completion.";
 const SKIPPED = "Skipped due to queued user message.";
 
-let llm: FakeLlm;
-const open: Pith[] = [];
-beforeAll(async () => {
-  llm = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  for (const p of open.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-});
+const llm = useFakeLlm();
+const open = trackPiths();
 
 async function start(): Promise<Pith> {
   const p = await Pith.start({ modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt"] });

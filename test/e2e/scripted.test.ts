@@ -3,13 +3,10 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { CLI, Pith, tempDir, type Frame } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { CLI, trackPiths, Pith, tempDir, type Frame } from "./harness.js";
 
-const open: Pith[] = [];
-afterEach(async () => {
-  for (const p of open.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-});
+const open = trackPiths();
 
 async function withScript(script: unknown): Promise<Pith> {
   const dir = tempDir("pith-script-");

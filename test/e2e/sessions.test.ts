@@ -5,21 +5,12 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlmServer, type FakeLlm, type FakeReply } from "../support/fake-llm-server.js";
-import { CLI, Pith, fakeModelsJson, tempDir, type Frame, type StartOptions } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { type FakeReply } from "../support/fake-llm-server.js";
+import { CLI, trackPiths, useFakeLlm, Pith, fakeModelsJson, tempDir, type Frame, type StartOptions } from "./harness.js";
 
-let llm: FakeLlm;
-const open: Pith[] = [];
-beforeAll(async () => {
-  llm = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  for (const p of open.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-});
+const llm = useFakeLlm();
+const open = trackPiths();
 
 const OPENAI = ["--provider", "fake-openai", "--model", "fake-gpt"];
 const ANTHROPIC = ["--provider", "fake-anthropic", "--model", "fake-claude"];

@@ -3,21 +3,12 @@
 // surviving a restart through the session file.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlmServer, type FakeLlm, type FakeRequest } from "../support/fake-llm-server.js";
-import { Pith, fakeModelsJson, tempDir, type Frame } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { type FakeRequest } from "../support/fake-llm-server.js";
+import { Pith, trackPiths, useFakeLlm, fakeModelsJson, tempDir, type Frame } from "./harness.js";
 
-let llm: FakeLlm;
-const open: Pith[] = [];
-beforeAll(async () => {
-  llm = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  for (const p of open.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-});
+const llm = useFakeLlm();
+const open = trackPiths();
 
 async function start(opts: { pithHome?: string; args?: string[] } = {}): Promise<Pith> {
   const p = await Pith.start({

@@ -1,22 +1,13 @@
 // The host's own shell commands: `bash` / `abort_bash` (protocol §3.21, engine §2.11).
 // abort_bash is a control command: it must reach a running `bash` instead of waiting behind it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlmServer, type FakeLlm, type FakeRequest } from "../support/fake-llm-server.js";
-import { Pith, fakeModelsJson, type Frame } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { type FakeRequest } from "../support/fake-llm-server.js";
+import { Pith, trackPiths, useFakeLlm, fakeModelsJson, type Frame } from "./harness.js";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-let llm: FakeLlm;
-const open: Pith[] = [];
-beforeAll(async () => {
-  llm = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await llm.close();
-});
-afterEach(async () => {
-  for (const p of open.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-});
+const llm = useFakeLlm();
+const open = trackPiths();
 
 async function start(): Promise<Pith> {
   const p = await Pith.start({ modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt"] });
