@@ -15,25 +15,11 @@ export interface Settings {
   steeringMode: QueueMode;
   followUpMode: QueueMode;
   interruptMode: "immediate" | "wait";
-  compaction: {
-    enabled: boolean;
-    strategy: "context-full" | "off";
-    reserveTokens: number;
-    keepRecentTokens: number;
-    thresholdPercent: number;
-    thresholdTokens: number;
-    autoContinue: boolean;
-  };
-  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number };
+  compaction: SessionSettings["compaction"];
+  retry: SessionSettings["retry"];
   todo: { enabled: boolean; reminders: boolean; remindersMax: number; eager: boolean; verbose: boolean };
   tasks: { todoClearDelay: number };
-  ttsr: {
-    enabled: boolean;
-    contextMode: "discard" | "keep";
-    interruptMode: "never" | "prose-only" | "tool-only" | "always";
-    repeatMode: "once" | "after-gap";
-    repeatGap: number;
-  };
+  ttsr: SessionSettings["ttsr"] & { contextMode: "discard" | "keep" };
   thinkingBudgets: { minimal: number; low: number; medium: number; high: number; xhigh: number };
   bash: { environment: Record<string, string> };
   shellPath?: string;
@@ -234,7 +220,12 @@ export function toSessionSettings(settings: Settings): SessionSettings {
       eager: settings.todo.eager,
       clearDelaySeconds: settings.tasks.todoClearDelay,
     },
-    ttsr: { enabled: settings.ttsr.enabled },
+    ttsr: {
+      enabled: settings.ttsr.enabled,
+      interruptMode: settings.ttsr.interruptMode,
+      repeatMode: settings.ttsr.repeatMode,
+      repeatGap: settings.ttsr.repeatGap,
+    },
     bashEnvironment: { ...settings.bash.environment },
   };
   if (settings.shellPath !== undefined) out.shellPath = settings.shellPath;

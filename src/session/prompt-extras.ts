@@ -25,7 +25,10 @@ export class PromptExtras {
     this.reminder = new TodoReminder({ enabled: todo.enabled && todo.reminders, max: todo.remindersMax });
     if (session.settings.ttsr.enabled) {
       const rules = loadTtsrRules({ pithHome: deps.pithHome, cwd: deps.cwd, warn: (m) => deps.log(m) });
-      if (rules.length > 0) this.ttsr = new TtsrMatcher(rules, { cwd: deps.cwd });
+      if (rules.length > 0) {
+        const { interruptMode, repeatMode, repeatGap } = session.settings.ttsr;
+        this.ttsr = new TtsrMatcher(rules, { cwd: deps.cwd, interruptMode, repeatMode, repeatGap });
+      }
     }
   }
 

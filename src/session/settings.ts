@@ -21,7 +21,12 @@ export interface SessionSettings {
   };
   retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number };
   todo: { enabled: boolean; reminders: boolean; remindersMax: number; eager: boolean; clearDelaySeconds: number };
-  ttsr: { enabled: boolean };
+  ttsr: {
+    enabled: boolean;
+    interruptMode: "never" | "prose-only" | "tool-only" | "always";
+    repeatMode: "once" | "after-gap";
+    repeatGap: number;
+  };
   /** Extra environment for bash commands. */
   bashEnvironment: Record<string, string>;
   shellPath?: string;
