@@ -174,3 +174,17 @@ describe("models", () => {
     expect(cm.data.model.id).not.toBe("fake-claude");
   });
 });
+
+describe("images", () => {
+  it("are refused with a clear error for a model that takes text only", async () => {
+    const models = fakeModelsJson(llm.url) as { providers: Record<string, { models: Array<Record<string, unknown>> }> };
+    models.providers["fake-openai"].models[0].input = ["text"];
+    const p = await Pith.start({ modelsJson: models, args: ["--provider", "fake-openai", "--model", "fake-gpt"] });
+    open.push(p);
+    const before = llm.requests.filter((r) => r.method === "POST").length;
+    const res = await p.request({ type: "prompt", message: "look", images: [{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }] });
+    expect(res).toMatchObject({ success: false, error: "Model fake-openai/fake-gpt does not accept images" });
+    expect(llm.requests.filter((r) => r.method === "POST").length).toBe(before);
+    expect((await p.request({ type: "get_state" })).data.isStreaming).toBe(false);
+  });
+});
