@@ -1,10 +1,32 @@
-/* global URL */
+/* global URL, process */
 // Bundles the CLI and the host client. Provider SDKs stay external-free but are split
 // out so that startup only pays for what the first command needs.
+//
+// Startup is paid on every spawn (design.md §5: spawn → first get_state <= 150 ms), and on
+// Node 20 there is no compile cache for ES modules, so the bytes V8 must parse matter:
+// - JSON files become `JSON.parse("<string>")`: V8 scans a string literal far faster than it
+//   parses the same data as an object literal (the model catalogue is ~200 KB).
+// - whitespace and syntax are minified; identifiers are kept, so stack traces still name
+//   functions. Set PITH_BUILD_READABLE=1 for an unminified bundle when debugging.
 import { build } from "esbuild";
 import { readFileSync, chmodSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+const readable = ["1", "true", "yes"].includes(String(process.env.PITH_BUILD_READABLE ?? "").toLowerCase());
+
+/** `import x from "./a.json"` → `export default JSON.parse("...")` (validated at build time). */
+const jsonAsParse = {
+  name: "json-as-parse",
+  setup(b) {
+    b.onLoad({ filter: /\.json$/ }, async (args) => {
+      const text = await readFile(args.path, "utf8");
+      JSON.parse(text);
+      return { contents: `export default JSON.parse(${JSON.stringify(text)});`, loader: "js" };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: "node",
@@ -12,6 +34,9 @@ const common = {
   format: "esm",
   sourcemap: false,
   legalComments: "none",
+  minifyWhitespace: !readable,
+  minifySyntax: !readable,
+  plugins: [jsonAsParse],
   define: { __PITH_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __pithCreateRequire } from 'node:module'; const require = __pithCreateRequire(import.meta.url);" },
   logLevel: "warning",

@@ -1,0 +1,90 @@
+// `npm run bench`: pith (dist/cli.js) side by side with pi 0.73.1 on the same fake SSE server.
+// Each workload runs several times, alternating which agent goes first; progress goes to
+// stderr, the final table (medians) to stdout. A crashed or timed-out run is reported as such.
+// Options: --quick (1 rep each, skips the 2,000-turn and grep/find sections), --only=<name
+// substring>, --no-pi.
+import { execFileSync } from "node:child_process";
+import { cpus, loadavg } from "node:os";
+import { benchGrepFind } from "./tools-bench.js";
+import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
+import { Results } from "./lib/table.js";
+import { removeTemps } from "./lib/temp.js";
+import { switchSession } from "./switch-workload.js";
+import { bigResult, startup, streamDefault, streamDeltaOnly, toolTurns200, toolTurns2000, type Workload } from "./workloads.js";
+
+const argv = process.argv.slice(2);
+const quick = argv.includes("--quick");
+const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
+const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
+
+const plan: Array<[Workload, number]> = [
+  [startup, 5],
+  [streamDefault, 3],
+  [streamDeltaOnly, 3],
+  [toolTurns200, 3],
+  [switchSession, 3],
+  [bigResult, 3],
+  [toolTurns2000, 1],
+];
+
+async function runWorkload(results: Results, w: Workload, reps: number, agents: Agent[]): Promise<void> {
+  results.declare(w.specs);
+  const eligible = agents.filter((a) => !w.only || a.name === w.only);
+  const failed = new Set<string>();
+  for (let rep = 0; rep < reps; rep++) {
+    const order = rep % 2 === 0 ? eligible : [...eligible].reverse();
+    for (const agent of order) {
+      // A crash or timeout repeats: one is enough to report, and it keeps the bench short.
+      if (failed.has(agent.name)) continue;
+      const t0 = performance.now();
+      const run = await w.run(agent);
+      results.add(agent.name, w.specs, run);
+      if (run.failure) failed.add(agent.name);
+      const summary = run.failure ?? Object.entries(run.values).map(([k, v]) => `${k}=${v.toFixed(1)}`).join(" ");
+      log(`${w.name} #${rep + 1} ${agent.name} (${Math.round(performance.now() - t0)} ms): ${summary}`);
+    }
+  }
+}
+
+/** Median wall time of `node -e 0`: the floor under every spawn figure on this machine, now. */
+function nodeBaselineMs(): number {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    execFileSync(process.execPath, ["-e", "0"]);
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[2];
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const agents: Agent[] = [pith];
+  if (!argv.includes("--no-pi")) {
+    if (ensurePi(log)) agents.push(pi);
+    else log("pi unavailable: its column will read n/a");
+  }
+  const baseline = nodeBaselineMs();
+  const load = loadavg()[0].toFixed(1);
+  const results = new Results();
+  for (const [w, reps] of plan) {
+    if (only && !w.name.includes(only)) continue;
+    if (quick && w === toolTurns2000) continue;
+    await runWorkload(results, w, quick ? 1 : reps, agents);
+  }
+  if (!quick && (!only || "grep find".includes(only))) {
+    log("grep/find over 50,000 files (pith tools, in-process)...");
+    const figures = await benchGrepFind();
+    for (const f of figures) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit }], { values: { [f.figure]: f.value } });
+  }
+  const took = Math.round((performance.now() - started) / 1000);
+  process.stdout.write(`\npith vs pi 0.73.1 · ${cpus().length} cores · node ${process.version} · load avg ${load} at start · \`node -e 0\` ${Math.round(baseline)} ms · medians · took ${took} s\n\n`);
+  process.stdout.write(results.render() + "\n");
+}
+
+main()
+  .catch((err: unknown) => {
+    process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(removeTemps);

@@ -1,0 +1,61 @@
+// Import trace of startup: what the entry bundle (dist/cli.js plus its static chunk imports)
+// makes V8 parse and evaluate before `ready`, grouped by package / src folder, largest first.
+// Lazy chunks (providers, jiti) are listed separately: they cost nothing until first use.
+// Usage: node --import tsx bench/startup-trace.ts
+import { build, type Metafile } from "esbuild";
+
+function group(path: string): string {
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+  if (nm) return nm[1];
+  const src = /^src\/([^/]+)(?:\/([^/]+))?/.exec(path);
+  if (src) return src[2] && !src[2].includes(".") ? `src/${src[1]}/${src[2]}` : `src/${src[1]}`;
+  return path;
+}
+
+function staticClosure(meta: Metafile, entry: string): string[] {
+  const seen = new Set<string>([entry]);
+  const stack = [entry];
+  while (stack.length > 0) {
+    const out = meta.outputs[stack.pop()!];
+    for (const imp of out.imports) {
+      if (imp.kind !== "import-statement" || imp.external || seen.has(imp.path)) continue;
+      seen.add(imp.path);
+      stack.push(imp.path);
+    }
+  }
+  return [...seen];
+}
+
+const result = await build({
+  entryPoints: { cli: "src/cli/main.ts" },
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  splitting: true,
+  outdir: "/tmp/pith-startup-trace",
+  chunkNames: "chunks/[name]-[hash]",
+  write: false,
+  metafile: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: "warning",
+});
+const meta = result.metafile;
+const entry = Object.keys(meta.outputs).find((o) => o.endsWith("/cli.js"))!;
+const eager = staticClosure(meta, entry);
+const sizes = new Map<string, number>();
+let total = 0;
+for (const out of eager) {
+  for (const [input, { bytesInOutput }] of Object.entries(meta.outputs[out].inputs)) {
+    sizes.set(group(input), (sizes.get(group(input)) ?? 0) + bytesInOutput);
+    total += bytesInOutput;
+  }
+}
+console.log(`eager (parsed before ready): ${(total / 1024).toFixed(0)} KiB in ${eager.length} files`);
+for (const [g, b] of [...sizes].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${(b / 1024).toFixed(1).padStart(8)} KiB  ${g}`);
+console.log("lazy chunks (loaded on first use):");
+for (const [out, o] of Object.entries(meta.outputs)) {
+  if (eager.includes(out) || out.endsWith(".map")) continue;
+  console.log(`${(o.bytes / 1024).toFixed(1).padStart(8)} KiB  ${out.split("/").pop()}`);
+}
