@@ -51,3 +51,10 @@ await build({
   banner: { js: "#!/usr/bin/env node\n" + common.banner.js },
 });
 chmodSync("dist/cli.js", 0o755);
+
+// Type declarations for `pith/client` (skipped with PITH_BUILD_NO_TYPES=1 for quick rebuilds).
+if (!process.env.PITH_BUILD_NO_TYPES) {
+  const { execFileSync } = await import("node:child_process");
+  const tsc = new URL("../node_modules/typescript/bin/tsc", import.meta.url).pathname;
+  execFileSync(process.execPath, [tsc, "-p", "tsconfig.client.json"], { stdio: "inherit" });
+}
