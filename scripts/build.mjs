@@ -9,7 +9,7 @@
 // - whitespace and syntax are minified; identifiers are kept, so stack traces still name
 //   functions. Set PITH_BUILD_READABLE=1 for an unminified bundle when debugging.
 import { build } from "esbuild";
-import { readFileSync, chmodSync } from "node:fs";
+import { readFileSync, chmodSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -41,6 +41,9 @@ const common = {
   banner: { js: "import { createRequire as __pithCreateRequire } from 'node:module'; const require = __pithCreateRequire(import.meta.url);" },
   logLevel: "warning",
 };
+
+// Start clean: stale chunks of earlier builds would otherwise pile up in dist/chunks.
+rmSync("dist", { recursive: true, force: true });
 
 await build({
   ...common,
