@@ -30,8 +30,35 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * Fast path for the common case, a clean file: one JSON.parse of all lines as an array is much
+ * cheaper than one parse per line. Any anomaly (torn or corrupt line, a non-object, a blank
+ * line) returns undefined and the careful line-by-line path decides what to report.
+ */
+function parseCleanFile(buf: Buffer): ParsedSessionFile | undefined {
+  if (buf.length === 0) return undefined;
+  const text = buf.toString("utf8");
+  const lines = text.split("\n");
+  const endsWithLf = lines[lines.length - 1] === "";
+  if (endsWithLf) lines.pop();
+  if (lines.some((l) => l.trim() === "")) return undefined;
+  let values: unknown[];
+  try {
+    values = JSON.parse(`[${lines.join(",")}]`) as unknown[];
+  } catch (err) {
+    void err; // not clean: the line-by-line path reports what is wrong
+    return undefined;
+  }
+  if (values.length !== lines.length) return undefined;
+  for (const v of values) if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+  const objects = values as Record<string, unknown>[];
+  return { first: objects[0], records: objects.slice(1), warnings: [], appendOffset: buf.length, needsNewline: !endsWithLf };
+}
+
 /** Split `buf` on LF and parse each line; never throws. */
 export function parseSessionBuffer(buf: Buffer, label: string): ParsedSessionFile {
+  const clean = parseCleanFile(buf);
+  if (clean) return clean;
   const out: ParsedSessionFile = { first: undefined, records: [], warnings: [], appendOffset: buf.length, needsNewline: false };
   let start = 0;
   let lineNo = 0;
