@@ -19,7 +19,7 @@ export interface Settings {
   retry: SessionSettings["retry"];
   todo: { enabled: boolean; reminders: boolean; remindersMax: number; eager: boolean; verbose: boolean };
   tasks: { todoClearDelay: number };
-  ttsr: SessionSettings["ttsr"] & { contextMode: "discard" | "keep" };
+  ttsr: SessionSettings["ttsr"];
   thinkingBudgets: { minimal: number; low: number; medium: number; high: number; xhigh: number };
   bash: { environment: Record<string, string> };
   shellPath?: string;
@@ -225,6 +225,7 @@ export function toSessionSettings(settings: Settings): SessionSettings {
       interruptMode: settings.ttsr.interruptMode,
       repeatMode: settings.ttsr.repeatMode,
       repeatGap: settings.ttsr.repeatGap,
+      contextMode: settings.ttsr.contextMode,
     },
     bashEnvironment: { ...settings.bash.environment },
   };

@@ -74,6 +74,16 @@ export class PromptExtras {
 
   // ── TTSR ────────────────────────────────────────────────────────────────────
 
+  /**
+   * A reply completed normally: rules that matched without interrupting (interruptMode) are
+   * delivered as a follow-up, so the correction applies before the run stops (engine §10.4).
+   */
+  onAssistantEnd(message: AssistantMessage): void {
+    if (!this.ttsr || message.stopReason === "aborted" || message.stopReason === "error") return;
+    const deferred = this.ttsr.takeDeferred();
+    if (deferred.length > 0) this.session.queues.followUp(buildTtsrInjection(deferred));
+  }
+
   /** A new assistant message starts streaming: rule buffers start afresh. */
   onAssistantStart(): void {
     this.ttsr?.resetStream();
@@ -104,9 +114,11 @@ export class PromptExtras {
     this.ttsrRules = undefined;
     this.session.emit({ type: "ttsr_triggered", rules });
     const msgs = this.rt.messages;
-    // Drop the interrupted reply and its synthetic tool results from the live context.
-    while (msgs.length > 0 && msgs[msgs.length - 1] !== last && msgs[msgs.length - 1].role === "toolResult") msgs.pop();
-    if (msgs[msgs.length - 1] === last) msgs.pop();
+    if (this.session.settings.ttsr.contextMode !== "keep") {
+      // Drop the interrupted reply and its synthetic tool results from the live context.
+      while (msgs.length > 0 && msgs[msgs.length - 1] !== last && msgs[msgs.length - 1].role === "toolResult") msgs.pop();
+      if (msgs[msgs.length - 1] === last) msgs.pop();
+    }
     const injection = buildTtsrInjection(rules);
     msgs.push(injection);
     this.rt.persist(injection);

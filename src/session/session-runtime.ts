@@ -205,7 +205,10 @@ export class SessionRuntime {
     if (event.type === "message_end") {
       const m = event.message;
       this.persist(m);
-      if (m.role === "assistant") this.session.retry.onAssistantEnd(m);
+      if (m.role === "assistant") {
+        this.session.retry.onAssistantEnd(m);
+        this.extras.onAssistantEnd(m);
+      }
     }
     this.hooks.forward(event);
     this.session.emit(event);

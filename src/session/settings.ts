@@ -26,6 +26,8 @@ export interface SessionSettings {
     interruptMode: "never" | "prose-only" | "tool-only" | "always";
     repeatMode: "once" | "after-gap";
     repeatGap: number;
+    /** `discard` drops an interrupted reply from the live context; `keep` leaves it. */
+    contextMode: "discard" | "keep";
   };
   /** Extra environment for bash commands. */
   bashEnvironment: Record<string, string>;

@@ -156,3 +156,21 @@ describe("TTSR rules", () => {
     expect(calls().length - before).toBe(1);
   });
 });
+
+describe("TTSR without interrupting", () => {
+  it("a rule with interruptMode never lets the reply finish, then delivers the rule as a follow-up", async () => {
+    const rule = ["---", 'condition: "forbidden_word"', "interruptMode: never", "---", "Avoid the forbidden word next time.", ""].join("\n");
+    const p = await start("fake-openai", "fake-gpt", (home) => writeRule(path.join(home, "rules"), "gentle", rule));
+    const before = calls().length;
+    llm.enqueue({ text: ["I said ", "forbidden_word ", "once."] }, { text: "Noted." });
+    const frames = await p.promptAndWait("Talk");
+    expect(frames.filter((f) => f.type === "ttsr_triggered")).toHaveLength(0);
+    const ends = frames.filter((f) => f.type === "message_end" && f.message.role === "assistant");
+    expect(ends.map((f) => f.message.stopReason)).toEqual(["stop", "stop"]);
+    expect(ends[0].message.content[0].text).toBe("I said forbidden_word once.");
+    expect(calls().length - before).toBe(2);
+    const second = body(calls()[before + 1]);
+    expect(second).toContain("Avoid the forbidden word next time.");
+    expect(second).toContain("I said forbidden_word once.");
+  });
+});
