@@ -55,6 +55,14 @@ async function main(argv: string[]): Promise<number> {
   return runPrintMode(args, settings, env, mode);
 }
 
+// A bug must not take the host's agent down: report it on stderr and keep serving.
+process.on("unhandledRejection", (reason) => {
+  process.stderr.write(`[Unhandled Rejection] ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
+});
+process.on("uncaughtException", (err) => {
+  process.stderr.write(`[Uncaught Exception] ${err.stack ?? err.message}\n`);
+});
+
 process.on("exit", () => {
   killAllProcessGroups();
   releaseAllLocks();

@@ -32,7 +32,10 @@ export interface PromptOptions {
   streamingBehavior?: StreamingBehavior;
 }
 
-/** A started prompt: `accepted` settles after pre-flight, `done` when every continuation settled. */
+/**
+ * A started prompt: `accepted` settles after the pre-flight checks; `done` resolves when every
+ * continuation has settled, and rejects only when the prompt failed after it was accepted.
+ */
 export interface PromptHandle {
   accepted: Promise<void>;
   done: Promise<void>;
@@ -152,17 +155,20 @@ export class AgentSession {
       accept = res;
       reject = rej;
     });
+    let acceptedNow = false;
     const done = this.runs.start(async (signal) => {
       try {
-        const prompts = await this.rt.preparePrompt(text, options.images ?? [], signal);
-        accept();
-        return prompts;
+        return await this.rt.preparePrompt(text, options.images ?? [], signal, () => {
+          acceptedNow = true;
+          accept();
+        });
       } catch (err) {
         reject(err);
         throw err;
       }
     });
-    return { accepted, done: done.catch(() => undefined) };
+    // `done` rejects only for failures after the ack (a late error for the host, §2.4).
+    return { accepted, done: done.catch((err) => (acceptedNow ? Promise.reject(err) : undefined)) };
   }
 
   /** Queues a steering message; never starts a run. */

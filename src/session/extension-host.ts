@@ -68,6 +68,7 @@ async function sendUserMessage(
     return;
   }
   const handle = session.prompt(text, { images });
+  handle.done.catch((err) => opts.onPromptError("extension_send_user", (err as Error).message));
   try {
     await handle.accepted;
   } catch (err) {

@@ -136,13 +136,18 @@ export class SessionRuntime {
     }
   }
 
-  /** Pre-flight of a prompt; returns the run's prompt messages. Throws to reject the prompt. */
-  async preparePrompt(text: string, images: UserContent[], signal: AbortSignal): Promise<AgentMessage[]> {
+  /**
+   * Pre-flight of a prompt; returns the run's prompt messages. The checks a host must hear about
+   * at once (model, key, images) run first, then `accept` is called, then the slower work
+   * (pre-prompt compaction, extension hooks). Throws to reject the prompt.
+   */
+  async preparePrompt(text: string, images: UserContent[], signal: AbortSignal, accept: () => void): Promise<AgentMessage[]> {
     const model = this.requireModel();
     await this.requireApiKey(model);
     if (images.length > 0 && !model.input.includes("image")) {
       throw new PithError("invalid_request", `Model ${model.provider}/${model.id} does not accept images`);
     }
+    accept();
     this.flushPendingBash();
     this.session.retry.reset();
     this.extras.resetForPrompt();

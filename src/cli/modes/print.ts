@@ -59,7 +59,12 @@ export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Envi
       e.log((err as Error).message);
       return 1;
     }
-    await handle.done;
+    try {
+      await handle.done;
+    } catch (err) {
+      e.log((err as Error).message);
+      return 1;
+    }
   }
   if (writer) await writer.flush();
   session.rt.store.close();
