@@ -1,6 +1,7 @@
 // The parts of a prompt run that come from optional subsystems: the eager todo prelude,
 // todo reminders, and TTSR stream rules. Extension hooks live in ./extension-hooks.ts.
 import type { AgentEvent, AgentMessage, AssistantMessage, UserMessage } from "../shared/types.js";
+import type { ToolChoice } from "../providers/types.js";
 import type { AgentSession } from "./agent-session.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionDeps } from "./session-deps.js";
@@ -52,6 +53,16 @@ export class PromptExtras {
     this.ttsr.restoreInjected(injectedRuleNames(store.branch()));
   }
 
+  /** The tool the next model call must call (the eager prelude forces `todo_write` once). */
+  private forcedToolChoice: string | undefined;
+
+  /** Consumed by the first model call after it was set. */
+  takeForcedToolChoice(): ToolChoice | undefined {
+    const name = this.forcedToolChoice;
+    this.forcedToolChoice = undefined;
+    return name ? { type: "tool", name } : undefined;
+  }
+
   /** [eager prelude] + user message + pending next-turn messages + extension messages. */
   async assemblePrompt(user: UserMessage, _signal: AbortSignal): Promise<AgentMessage[]> {
     const prompts: AgentMessage[] = [];
@@ -65,7 +76,10 @@ export class PromptExtras {
       promptText: text,
       hasTodoTool: this.rt.activeTools().some((t) => t.name === "todo_write"),
     });
-    if (eager) prompts.push(eagerPreludeMessage());
+    if (eager) {
+      prompts.push(eagerPreludeMessage());
+      this.forcedToolChoice = "todo_write";
+    }
     prompts.push(user);
     prompts.push(...this.session.queues.takeNextTurn());
     prompts.push(...(await this.rt.hooks.beforeAgentStart(user, text)));

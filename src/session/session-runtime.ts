@@ -193,7 +193,10 @@ export class SessionRuntime {
       getModel: () => this.requireModel(),
       getSystemPrompt: () => this.hooks.systemPromptOverride ?? this.systemPrompt,
       getTools: () => this.activeTools(),
-      getStreamOptions: () => ({ thinkingLevel: this.thinkingLevel, apiKey, sessionId: this.store.sessionId }),
+      getStreamOptions: () => {
+        const toolChoice = this.extras.takeForcedToolChoice();
+        return { thinkingLevel: this.thinkingLevel, apiKey, sessionId: this.store.sessionId, ...(toolChoice ? { toolChoice } : {}) };
+      },
       convertToLlm,
       transformContext: ext?.hasHandlers("context") ? (m, s) => this.hooks.transformContext(m, s) : undefined,
       pollSteering: () => this.session.queues.pollSteering(),

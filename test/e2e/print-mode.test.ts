@@ -25,10 +25,11 @@ interface CliRun {
 }
 
 /** Runs `node dist/cli.js ...args` to completion; stdin gets `stdin` (or nothing) then EOF. */
-function runCli(args: string[], opts: { stdin?: string; models?: boolean } = {}): Promise<CliRun> {
+function runCli(args: string[], opts: { stdin?: string; models?: boolean; settings?: unknown } = {}): Promise<CliRun> {
   const home = tempDir("pith-home-");
   const cwd = tempDir("pith-cwd-");
   if (opts.models !== false) writeFileSync(path.join(home, "models.json"), JSON.stringify(fakeModelsJson(llm.url)));
+  if (opts.settings) writeFileSync(path.join(home, "settings.json"), JSON.stringify(opts.settings));
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, PITH_HOME: home };
   const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: "pipe" });
   const out: Buffer[] = [];
@@ -162,5 +163,21 @@ describe("json mode (--mode json)", () => {
     expect(end.message.stopReason).toBe("error");
     expect(end.message.errorMessage).toContain("json-mode bad request");
     expect(lines.at(-1).type).toBe("agent_end");
+  });
+});
+
+describe("the eager todo prelude (todo.eager)", () => {
+  it("adds the hidden prelude and forces todo_write on the first model call only", async () => {
+    const before = calls().length;
+    llm.enqueue(
+      { toolCalls: [{ id: "t1", name: "todo_write", arguments: { ops: [{ op: "replace", phases: [{ name: "Work", tasks: [{ content: "Do it" }] }] }] } }] },
+      { text: "Planned and done." },
+    );
+    const run = await runCli(["-p", ...MODEL, "Plan the work"], { settings: { todo: { eager: true, reminders: false } } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Planned and done.\n");
+    const [first, second] = calls().slice(before);
+    expect(first.body.tool_choice).toEqual({ type: "function", function: { name: "todo_write" } });
+    expect(second.body.tool_choice).not.toEqual({ type: "function", function: { name: "todo_write" } });
   });
 });
