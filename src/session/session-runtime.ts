@@ -148,6 +148,8 @@ export class SessionRuntime {
       throw new PithError("invalid_request", `Model ${model.provider}/${model.id} does not accept images`);
     }
     accept();
+    // Let the acknowledgement (a chain of microtasks in the mode) go out before any event.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     this.flushPendingBash();
     this.session.retry.reset();
     this.extras.resetForPrompt();
