@@ -4,17 +4,8 @@ import { expect, it } from "vitest";
 import type { AgentEvent, AgentMessage } from "../shared/types.js";
 import { fakeTool, harness, scriptedStream, tick, user, type Reply, type Step } from "./__fixtures__/scripted-stream.js";
 import { runAgentLoop } from "./loop.js";
+import { mulberry32 } from "../../test/support/random.js";
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES = ["t0", "t1", "t2", "t3", "missing"];
 
@@ -133,7 +124,7 @@ function randomTools(rand: () => number) {
 }
 
 async function oneRun(seed: number, cov: Coverage): Promise<void> {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const callSeq = { n: 0 };
   const abortAfter = rand() < 0.5 ? Math.floor(rand() * 40) : -1;
   const replies: Reply[] = [];

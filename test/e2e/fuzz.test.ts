@@ -3,20 +3,10 @@
 // says so), the process never crashes, and a well-formed command afterwards still works.
 import { describe, expect, it } from "vitest";
 import { Pith, trackPiths } from "./harness.js";
+import { mulberry32 } from "../support/random.js";
 
 const open = trackPiths();
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SAFE_COMMANDS = ["get_state", "get_messages", "get_session_stats", "get_last_assistant_text", "set_steering_mode", "set_todos", "abort_retry", "nope"];
 
@@ -47,7 +37,7 @@ describe("fuzzing the wire", () => {
   it("answers every hostile line exactly once and keeps serving", async () => {
     const p = await Pith.start({ args: ["--no-session"] });
     open.push(p);
-    const next = rng(Number(process.env.PITH_FUZZ_SEED ?? 7));
+    const next = mulberry32(Number(process.env.PITH_FUZZ_SEED ?? 7));
     const lines: string[] = [];
     for (let i = 0; i < 3000; i++) lines.push(hostileLine(next));
     const from = p.frames.length;

@@ -4,21 +4,11 @@ import { INTERRUPTED_TOOL_TEXT, convertToLlm } from "../convert-to-llm.js";
 import { findCutPoint, isTurnStart, type CompactionItem } from "./cut-point.js";
 import { assistant, bash, call, custom, result, user } from "./test-messages.js";
 import { estimateTokens } from "./tokens.js";
+import { mulberry32 } from "../../../test/support/random.js";
 
-/** Deterministic PRNG (mulberry32) so a failure names a reproducible seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generateHistory(seed: number): CompactionItem[] {
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const int = (n: number) => Math.floor(rand() * n);
   const text = () => "x".repeat(int(rand() < 0.1 ? 20_000 : 2_000));
   const messages: AgentMessage[] = [];
