@@ -123,6 +123,8 @@ export const COMMAND_SCHEMAS = {
   clone: command("clone", {}, "Duplicate the current branch into a new session file."),
   /** pi dialect: answered with `{commands}` (extension, prompt-template and skill commands). */
   get_commands: command("get_commands", {}, "List slash commands."),
+  /** Older pi dialect of `switch_session` (the Python orchestrator pattern): answered with `{cancelled}`. */
+  resume_session: command("resume_session", { sessionFile: Type.String() }, "pi dialect of switch_session."),
   /** pith extra: answered without data; toggles delta-only `message_update` streaming. */
   set_delta_streaming: command("set_delta_streaming", { enabled: Type.Boolean() }, "Toggle delta-only streaming."),
 } as const;

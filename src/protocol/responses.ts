@@ -78,6 +78,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   get_session_stats: SessionStatsSchema,
   export_html: Type.Object({ path: Str }),
   switch_session: Cancelled,
+  resume_session: Cancelled,
   branch: BranchResult,
   get_branch_messages: BranchMessages,
   get_last_assistant_text: Type.Object({ text: Opt(Str) }),

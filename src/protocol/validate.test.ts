@@ -44,6 +44,7 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   get_session_stats: { valid: {} },
   export_html: { valid: {}, bad: [{ outputPath: false }, 'Invalid "outputPath": expected string'] },
   switch_session: { valid: { sessionPath: "/s.jsonl" }, bad: [{}, 'Invalid "sessionPath": expected string'] },
+  resume_session: { valid: { sessionFile: "/s.jsonl" }, bad: [{}, 'Invalid "sessionFile": expected string'] },
   branch: { valid: { entryId: "a1b2c3d4" }, bad: [{ entryId: 5 }, 'Invalid "entryId": expected string'] },
   get_branch_messages: { valid: {} },
   get_last_assistant_text: { valid: {} },

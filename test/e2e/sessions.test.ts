@@ -693,3 +693,21 @@ describe("CLI session flags", () => {
     expect((await state(q)).messageCount).toBe(0);
   });
 });
+
+describe("older pi dialect", () => {
+  it("resume_session {sessionFile} switches like switch_session", async () => {
+    const dir = tempDir("pith-script-");
+    const script = path.join(dir, "s.json");
+    fs.writeFileSync(script, JSON.stringify({ replies: [{ text: "first answer" }] }));
+    const p = await Pith.start({ args: ["--provider", "scripted", "--model", script] });
+    open.push(p);
+    await p.promptAndWait("hello");
+    const fileA = (await p.request({ type: "get_state" })).data.sessionFile;
+    await p.request({ type: "new_session" });
+    expect((await p.request({ type: "get_messages" })).data.messages).toEqual([]);
+    const res = await p.request({ id: "r1", type: "resume_session", sessionFile: fileA });
+    expect(res).toEqual({ type: "response", id: "r1", command: "resume_session", success: true, data: { cancelled: false } });
+    const msgs = (await p.request({ type: "get_messages" })).data.messages;
+    expect(msgs.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+  });
+});

@@ -95,6 +95,10 @@ class CommandsMixin:
     async def switch_session(self, session_path: str) -> Dict[str, Any]:
         return await self.request("switch_session", sessionPath=session_path)
 
+    async def resume_session(self, session_file: str) -> Dict[str, Any]:
+        """Older pi name of switch_session."""
+        return await self.request("resume_session", sessionFile=session_file)
+
     async def branch(self, entry_id: str) -> Dict[str, Any]:
         return await self.request("branch", entryId=entry_id)
 

@@ -140,6 +140,10 @@ export class RpcClient extends RpcConnection implements CommandMethods {
   switchSession(sessionPath: string): Promise<Data<"switch_session">> {
     return this.request("switch_session", { sessionPath });
   }
+  /** Older pi name of switchSession. */
+  resumeSession(sessionFile: string): Promise<Data<"resume_session">> {
+    return this.request("resume_session", { sessionFile });
+  }
   branch(entryId: string): Promise<Data<"branch">> {
     return this.request("branch", { entryId });
   }
