@@ -67,7 +67,9 @@ export const pith: Agent = {
     const home = makeTemp("bench-pith-home-");
     writeFileSync(path.join(home, "models.json"), modelsJson(opts.llmUrl));
     const session = opts.sessions ? [] : ["--no-session"];
-    const args = [path.join(ROOT, "dist", "cli.js"), "--mode", "rpc", ...session, "--no-extensions", "--provider", "fake-openai", "--model", "fake-gpt"];
+    // PITH_BENCH_CLI=<path to another build's cli.js> compares builds (A/B) on the same workloads.
+    const cli = process.env.PITH_BENCH_CLI ?? path.join(ROOT, "dist", "cli.js");
+    const args = [cli, "--mode", "rpc", ...session, "--no-extensions", "--provider", "fake-openai", "--model", "fake-gpt"];
     return { cmd: process.execPath, args: [...args, ...(opts.extraArgs ?? [])], env: { ...baseEnv(home), PITH_HOME: home }, cwd: opts.cwd };
   },
 };

@@ -1,14 +1,14 @@
 // Applies compaction to the session (spec/engine.md §4): manual `compact`, the threshold
 // check after a run and before a prompt, and overflow recovery. The cut point and the summary
 // come from ./compaction/; this file decides when, records the entry and rebuilds context.
+// The summarising code (prepare, prompts, serializer) is imported on first use: startup and
+// sessions that never compact do not parse it (design.md §5).
 import { resolveThinkingLevel } from "../providers/models/thinking.js";
 import { PithError, errorMessage } from "../shared/errors.js";
 import type { AgentMessage, AssistantMessage, CompactionResult, Model } from "../shared/types.js";
 import type { AgentSession } from "./agent-session.js";
-import { runCompaction } from "./compaction/compact.js";
 import type { CompactionItem } from "./compaction/cut-point.js";
 import { isContextOverflow } from "./compaction/overflow.js";
-import { prepareCompaction } from "./compaction/prepare.js";
 import { shouldCompact, usageTokens } from "./compaction/tokens.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionDeps } from "./session-deps.js";
@@ -154,14 +154,16 @@ export class Compactor {
     customInstructions: string | undefined,
     outer?: AbortSignal,
   ): Promise<CompactionResult> {
-    const { items, previous } = contextItems(path);
-    const prep = prepareCompaction(items, previous, { keepRecentTokens: this.session.settings.compaction.keepRecentTokens });
-    if (!prep) throw new PithError("invalid_request", "Nothing to compact (session too small)");
     const controller = new AbortController();
     this.controller = controller;
     const onOuter = () => controller.abort();
     outer?.addEventListener("abort", onOuter, { once: true });
     try {
+      const [{ prepareCompaction }, { runCompaction }] = await loadCompaction();
+      if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
+      const { items, previous } = contextItems(path);
+      const prep = prepareCompaction(items, previous, { keepRecentTokens: this.session.settings.compaction.keepRecentTokens });
+      if (!prep) throw new PithError("invalid_request", "Nothing to compact (session too small)");
       const result = await runCompaction(prep, {
         stream: this.deps.stream,
         model,
@@ -190,6 +192,11 @@ export class Compactor {
       this.controller = undefined;
     }
   }
+}
+
+/** The summarising modules, loaded once on the first compaction. */
+function loadCompaction(): Promise<[typeof import("./compaction/prepare.js"), typeof import("./compaction/compact.js")]> {
+  return Promise.all([import("./compaction/prepare.js"), import("./compaction/compact.js")]);
 }
 
 /** The branch's context messages with their entry ids (the compaction summary first, if any). */

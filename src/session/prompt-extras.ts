@@ -1,5 +1,6 @@
 // The parts of a prompt run that come from optional subsystems: the eager todo prelude,
 // todo reminders, and TTSR stream rules. Extension hooks live in ./extension-hooks.ts.
+// The TTSR parser and matcher are imported only when rule files exist (design.md §5).
 import type { AgentEvent, AgentMessage, AssistantMessage, UserMessage } from "../shared/types.js";
 import type { ToolChoice } from "../providers/types.js";
 import type { AgentSession } from "./agent-session.js";
@@ -7,12 +8,19 @@ import type { Continuation } from "./run-controller.js";
 import type { SessionDeps } from "./session-deps.js";
 import type { SessionRuntime } from "./session-runtime.js";
 import { TodoReminder, eagerPreludeMessage, shouldUseEagerPrelude } from "./todos/index.js";
-import { TtsrMatcher, buildTtsrInjection, injectedRuleNames, loadTtsrRules } from "./ttsr/index.js";
+import type { TtsrMatcher } from "./ttsr/matcher.js";
+import { findRuleFiles, type RuleFileRef } from "./ttsr/rule-files.js";
 import type { TtsrRule } from "../shared/types.js";
+import { errorMessage } from "../shared/errors.js";
+
+type TtsrModule = typeof import("./ttsr/index.js");
 
 export class PromptExtras {
   private readonly reminder: TodoReminder;
-  private readonly ttsr: TtsrMatcher | undefined;
+  private ttsr: TtsrMatcher | undefined;
+  private ttsrMod: TtsrModule | undefined;
+  /** Pending while the TTSR modules load; awaited before the first prompt is assembled. */
+  private ttsrLoading: Promise<void> | undefined;
   private ttsrRules: TtsrRule[] | undefined;
   /** The store whose earlier injections the matcher knows (changes on new/switch/branch). */
   private ttsrStore: unknown;
@@ -25,12 +33,30 @@ export class PromptExtras {
     const todo = session.settings.todo;
     this.reminder = new TodoReminder({ enabled: todo.enabled && todo.reminders, max: todo.remindersMax });
     if (session.settings.ttsr.enabled) {
-      const rules = loadTtsrRules({ pithHome: deps.pithHome, cwd: deps.cwd, warn: (m) => deps.log(m) });
-      if (rules.length > 0) {
-        const { interruptMode, repeatMode, repeatGap } = session.settings.ttsr;
-        this.ttsr = new TtsrMatcher(rules, { cwd: deps.cwd, interruptMode, repeatMode, repeatGap });
+      const files = findRuleFiles({ pithHome: deps.pithHome, cwd: deps.cwd, warn: (m) => deps.log(m) });
+      if (files.length > 0) {
+        this.ttsrLoading = this.loadTtsr(files).catch((err: unknown) => deps.log(`TTSR rules not loaded: ${errorMessage(err)}`));
       }
     }
+  }
+
+  private async loadTtsr(files: RuleFileRef[]): Promise<void> {
+    const mod = await import("./ttsr/index.js");
+    const rules = mod.readTtsrRules(files, (m) => this.deps.log(m));
+    if (rules.length === 0) return;
+    const { interruptMode, repeatMode, repeatGap } = this.session.settings.ttsr;
+    this.ttsrMod = mod;
+    this.ttsr = new mod.TtsrMatcher(rules, { cwd: this.deps.cwd, interruptMode, repeatMode, repeatGap });
+  }
+
+  /** The rule matcher once loaded; a prompt waits for it so its first reply is watched. */
+  private async ttsrReady(): Promise<void> {
+    const loading = this.ttsrLoading;
+    if (!loading) return;
+    this.ttsrLoading = undefined;
+    await loading;
+    this.ttsr?.resetForPrompt();
+    this.restoreTtsrFired();
   }
 
   // ── prompt assembly ─────────────────────────────────────────────────────────
@@ -50,7 +76,7 @@ export class PromptExtras {
     const store = this.rt.store;
     if (!this.ttsr || store === this.ttsrStore) return;
     this.ttsrStore = store;
-    this.ttsr.restoreInjected(injectedRuleNames(store.branch()));
+    this.ttsr.restoreInjected((this.ttsrMod as TtsrModule).injectedRuleNames(store.branch()));
   }
 
   /** The tool the next model call must call (the eager prelude forces `todo_write` once). */
@@ -65,6 +91,7 @@ export class PromptExtras {
 
   /** [eager prelude] + user message + pending next-turn messages + extension messages. */
   async assemblePrompt(user: UserMessage, _signal: AbortSignal): Promise<AgentMessage[]> {
+    await this.ttsrReady();
     const prompts: AgentMessage[] = [];
     const todo = this.session.settings.todo;
     const text = typeof user.content === "string" ? user.content : user.content.map((b) => (b.type === "text" ? b.text : "")).join("");
@@ -95,7 +122,7 @@ export class PromptExtras {
   onAssistantEnd(message: AssistantMessage): void {
     if (!this.ttsr || message.stopReason === "aborted" || message.stopReason === "error") return;
     const deferred = this.ttsr.takeDeferred();
-    if (deferred.length > 0) this.session.queues.followUp(buildTtsrInjection(deferred));
+    if (deferred.length > 0) this.session.queues.followUp((this.ttsrMod as TtsrModule).buildTtsrInjection(deferred));
   }
 
   /** A new assistant message starts streaming: rule buffers start afresh. */
@@ -133,7 +160,7 @@ export class PromptExtras {
       while (msgs.length > 0 && msgs[msgs.length - 1] !== last && msgs[msgs.length - 1].role === "toolResult") msgs.pop();
       if (msgs[msgs.length - 1] === last) msgs.pop();
     }
-    const injection = buildTtsrInjection(rules);
+    const injection = (this.ttsrMod as TtsrModule).buildTtsrInjection(rules);
     msgs.push(injection);
     this.rt.persist(injection);
     return { kind: "continue", prompts: [] };

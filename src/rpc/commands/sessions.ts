@@ -1,6 +1,5 @@
 // Session files and history (spec/protocol.md §3.6, §3.22–3.29, pi's fork/clone dialect).
 import { PithError } from "../../shared/errors.js";
-import { exportSessionHtml } from "../../session/export-html/index.js";
 import { branchSession, cloneSession, newSession, switchSession } from "../../session/session-switching.js";
 import { computeSessionStats } from "../../session/stats.js";
 import { sanitizeSessionName } from "../../session/store/session-name.js";
@@ -40,6 +39,8 @@ export const export_html: CommandHandler<"export_html"> = async (cmd, ctx) => {
   const session = ctx.session;
   if (!session.rt.store.path) throw new PithError("invalid_request", "Cannot export in-memory session to HTML");
   session.rt.store.ensureOnDisk();
+  // Imported on first use: the renderer and its styles are not needed before `ready`.
+  const { exportSessionHtml } = await import("../../session/export-html/index.js");
   const path = await exportSessionHtml(session.rt.store, {
     outputPath: cmd.outputPath,
     cwd: session.deps.cwd,

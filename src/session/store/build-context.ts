@@ -29,13 +29,19 @@ function contribution(e: SessionEntry): AgentMessage | undefined {
 export function buildContextFromPath(path: readonly SessionEntry[]): SessionContext {
   const ctx: SessionContext = { messages: [] };
   let compactionAt = -1;
-  path.forEach((e, i) => {
-    if (e.type === "thinking_level_change") ctx.thinkingLevel = e.thinkingLevel ?? "off";
-    else if (e.type === "model_change") ctx.model = { provider: e.provider, modelId: e.modelId };
-    else if (e.type === "message" && e.message.role === "assistant") {
-      ctx.model = { provider: e.message.provider, modelId: e.message.model };
-    } else if (e.type === "compaction") compactionAt = i;
-  });
+  // Only the last model source matters: remember which entry it was, build the object once.
+  let modelAt = -1;
+  for (let i = 0; i < path.length; i++) {
+    const e = path[i];
+    if (e.type === "message") {
+      if (e.message.role === "assistant") modelAt = i;
+    } else if (e.type === "thinking_level_change") ctx.thinkingLevel = e.thinkingLevel ?? "off";
+    else if (e.type === "model_change") modelAt = i;
+    else if (e.type === "compaction") compactionAt = i;
+  }
+  const m = modelAt === -1 ? undefined : path[modelAt];
+  if (m?.type === "model_change") ctx.model = { provider: m.provider, modelId: m.modelId };
+  else if (m?.type === "message" && m.message.role === "assistant") ctx.model = { provider: m.message.provider, modelId: m.message.model };
   const push = (from: number, to: number): void => {
     for (let i = from; i < to; i++) {
       const m = contribution(path[i]);

@@ -97,15 +97,16 @@ function isEntryShape(r: Rec): boolean {
 export function migrate(first: Rec, records: Rec[], label: string): MigrationResult {
   const warnings: string[] = [];
   const version = typeof first.version === "number" ? first.version : undefined;
-  const idless = records.some((r) => typeof r.id !== "string");
-  const needsRewrite = version === undefined && idless;
+  // Only version-less (pi v1) files can lack ids: versioned files skip the scan.
+  const needsRewrite = version === undefined && records.some((r) => typeof r.id !== "string");
   if (needsRewrite) assignIds(records);
   const entries: SessionEntry[] = [];
-  records.forEach((raw, i) => {
+  for (let i = 0; i < records.length; i++) {
+    const raw = records[i];
     if (raw.timestamp === undefined) raw.timestamp = new Date(0).toISOString();
     const r = migrateRecord(raw);
     if (isEntryShape(r)) entries.push(r as unknown as SessionEntry);
     else warnings.push(`${label}: entry ${i + 1} has no valid type/id/parentId/timestamp, skipped`);
-  });
+  }
   return { header: migrateHeader(first), entries, warnings, needsRewrite };
 }

@@ -208,9 +208,22 @@ export class SessionStore {
   }
   /** Entries from the root to `leafId` (default: the current leaf), linear in the path length. */
   branch(leafId: string | null = this.leaf): SessionEntry[] {
+    // A path without a cycle visits each id at most once, so it cannot be longer than the index;
+    // only a (corrupt) file whose walk gets longer pays for the cycle-checking walk.
+    const limit = this.byId.size;
+    const out: SessionEntry[] = [];
+    let cur = leafId === null ? undefined : this.byId.get(leafId);
+    while (cur && out.length <= limit) {
+      out.push(cur);
+      cur = cur.parentId === null ? undefined : this.byId.get(cur.parentId);
+    }
+    return cur ? this.branchWithCycleCheck(leafId as string) : out.reverse();
+  }
+
+  private branchWithCycleCheck(leafId: string): SessionEntry[] {
     const out: SessionEntry[] = [];
     const seen = new Set<string>();
-    let cur = leafId === null ? undefined : this.byId.get(leafId);
+    let cur = this.byId.get(leafId);
     while (cur && !seen.has(cur.id)) {
       seen.add(cur.id);
       out.push(cur);

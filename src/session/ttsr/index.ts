@@ -1,5 +1,6 @@
 // TTSR: time-traveling stream rules (engine §10).
-export { loadTtsrRules, type LoadTtsrRulesOptions } from "./load-rules.js";
+export { loadTtsrRules, readTtsrRules, type LoadTtsrRulesOptions } from "./load-rules.js";
+export { findRuleFiles, type FindRuleFilesOptions, type RuleFileRef } from "./rule-files.js";
 export { parseRuleFile } from "./rule-file.js";
 export { parseFrontmatter, type FrontmatterValue, type ParsedMarkdown } from "./frontmatter.js";
 export { TtsrMatcher, type TtsrMatcherOptions, type TtsrToolContext, type TtsrStreamKind, type TtsrInterruptMode } from "./matcher.js";

@@ -5,7 +5,6 @@ import { resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 import { EDIT_DESCRIPTION } from "./description.js";
-import { firstChangedLine, unifiedDiff } from "./diff.js";
 import { findUnique } from "./match.js";
 
 const EditItem = Type.Object({
@@ -94,6 +93,8 @@ export function createEditTool(opts: { fs: FsOps }): Tool<EditArgs> {
       if (after === before) {
         throw new Error(`No changes made to ${args.path}. The replacement produced identical content.`);
       }
+      // The `diff` package is imported on first use (before writing, so a load failure changes nothing).
+      const { firstChangedLine, unifiedDiff } = await import("./diff.js");
       await opts.fs.writeFile(abs, bom + (crlf ? after.replace(/\n/g, "\r\n") : after));
       const text = edits.length > 1 ? `Successfully applied ${edits.length} edits to ${args.path}.` : `Successfully replaced text in ${args.path}.`;
       return {

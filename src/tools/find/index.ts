@@ -3,8 +3,6 @@ import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
 import type { OutputMeta } from "../output-notice.js";
 import { resolveSearchPath } from "../paths.js";
-import { globFilter } from "../search/grep-search.js";
-import { listFiles } from "../search/list-files.js";
 import { formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
@@ -34,6 +32,8 @@ export function createFindTool(opts: { fs: FsOps; rgPath: string | null }): Tool
       if (!st) throw new Error(`Path not found: ${args.path}`);
       if (!st.isDirectory) throw new Error(`Path is not a directory: ${args.path}`);
       const limit = args.limit ?? FIND_DEFAULT_LIMIT;
+      // The search code (picomatch, ignore) is imported on first use, not at startup.
+      const [{ globFilter }, { listFiles }] = await Promise.all([import("../search/grep-search.js"), import("../search/list-files.js")]);
       const all = await listFiles({ root, accept: globFilter(args.pattern.trim()), signal: ctx.signal }, opts);
       if (all.length === 0) {
         return { content: [{ type: "text", text: "No files found matching pattern" }], details: { fileCount: 0 }, isWarning: true };

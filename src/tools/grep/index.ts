@@ -4,7 +4,7 @@ import type { AgentToolResult } from "../../shared/types.js";
 import type { FsOps } from "../ops/fs-ops.js";
 import type { OutputMeta } from "../output-notice.js";
 import { resolveSearchPath } from "../paths.js";
-import { grepWithRipgrep, grepWithWalker, type GrepQuery } from "../search/grep-search.js";
+import type { GrepQuery, grepWithWalker } from "../search/grep-search.js";
 import { formatSize, GREP_MAX_LINE_LENGTH, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
@@ -44,7 +44,9 @@ export function createGrepTool(opts: GrepToolOptions): Tool<GrepArgs> {
       if (!st) throw new Error(`Path not found: ${args.path}`);
       const limit = args.limit ?? GREP_DEFAULT_LIMIT;
       const q: GrepQuery = { ...args, root, rootIsFile: st.isFile, maxMatches: limit + 1, signal: ctx.signal };
-      const found = opts.rgPath ? await grepWithRipgrep(q, opts.rgPath) : await grepWithWalker(q, opts.fs);
+      // The search code (picomatch, ignore) is imported on first use, not at startup.
+      const search = await import("../search/grep-search.js");
+      const found = opts.rgPath ? await search.grepWithRipgrep(q, opts.rgPath) : await search.grepWithWalker(q, opts.fs);
       return render(found.slice(0, limit), found.length > limit ? limit : undefined, args, q, opts.fs);
     },
   };

@@ -33,15 +33,27 @@ export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
     source: "builtin",
     async execute(args, ctx) {
       const abs = resolveToolPath(args.path, ctx.cwd);
-      const st = await opts.fs.stat(abs);
-      if (!st) throw new Error(`File not found: ${args.path}`);
-      if (st.isDirectory) throw new Error(`Path is a directory: ${args.path}. Use ls to list its contents.`);
-      const buf = await opts.fs.readFile(abs);
+      const buf = await readOrExplain(opts.fs, abs, args.path);
       const mime = detectImageMime(buf);
       if (mime) return readImage(buf, mime, opts.modelAcceptsImages());
       return readText(buf.toString("utf8"), args, args.path);
     },
   };
+}
+
+/**
+ * Reads the file in one filesystem round trip; only when that fails does a `stat` decide the
+ * message (missing, a directory), so the common case costs one call instead of two.
+ */
+async function readOrExplain(fs: FsOps, abs: string, shown: string): Promise<Buffer> {
+  try {
+    return await fs.readFile(abs);
+  } catch (err) {
+    const st = await fs.stat(abs);
+    if (!st) throw new Error(`File not found: ${shown}`);
+    if (st.isDirectory) throw new Error(`Path is a directory: ${shown}. Use ls to list its contents.`);
+    throw err;
+  }
 }
 
 function readImage(buf: Buffer, mime: string, acceptsImages: boolean): AgentToolResult {

@@ -61,6 +61,18 @@ describe("read", () => {
     expect(dir.isError).toBe(true);
     expect(textOf(dir.result)).toBe("Path is a directory: dir. Use ls to list its contents.");
   });
+  it("reads in one filesystem call; a failing read of an existing file keeps its own error", async () => {
+    const calls: string[] = [];
+    const real = createNodeFsOps();
+    const counted = { ...real, stat: (p: string) => (calls.push("stat"), real.stat(p)), readFile: (p: string) => (calls.push("readFile"), real.readFile(p)) };
+    const t = createReadTool({ fs: counted, modelAcceptsImages: () => true });
+    expect(textOf((await runTool(t, { path: "a.txt" }, makeCtx(tmp.dir))).result)).toContain("one");
+    expect(calls).toEqual(["readFile"]);
+    const failing = { ...real, readFile: () => Promise.reject(new Error("EIO: i/o error, read")) };
+    const out = await runTool(createReadTool({ fs: failing, modelAcceptsImages: () => true }), { path: "a.txt" }, makeCtx(tmp.dir));
+    expect(out.isError).toBe(true);
+    expect(textOf(out.result)).toBe("EIO: i/o error, read");
+  });
   it("reads an empty file", async () => {
     expect(textOf((await read({ path: "empty.txt" })).result)).toBe("(empty file)");
   });
