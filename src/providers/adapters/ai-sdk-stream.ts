@@ -20,6 +20,22 @@ export interface AdapterSpec {
 }
 
 
+// AI SDK model objects are costly to build (schemas, fetch wrappers) and are reusable across
+// calls: keep the most recent few, keyed by everything that goes into them.
+const MODEL_CACHE_SIZE = 16;
+const modelCache = new Map<string, LanguageModelV3>();
+
+function cachedModel(spec: AdapterSpec, model: Model, options: StreamOptions): LanguageModelV3 {
+  const key = JSON.stringify([model.api, model.provider, model.id, model.baseUrl, model.headers, model.compat, options.apiKey, options.headers]);
+  let sdkModel = modelCache.get(key);
+  if (!sdkModel) {
+    sdkModel = spec.createModel(model, options);
+    if (modelCache.size >= MODEL_CACHE_SIZE) modelCache.delete(modelCache.keys().next().value as string);
+    modelCache.set(key, sdkModel);
+  }
+  return sdkModel;
+}
+
 export function buildCallOptions(spec: AdapterSpec, model: Model, context: LlmContext, options: StreamOptions): LanguageModelV3CallOptions {
   const thinking = thinkingRequest(model, options.thinkingLevel, options.maxTokens ?? defaultMaxTokens(model));
   const providerOptions = mergeOptions(spec.baseProviderOptions?.(model, options) ?? {}, thinking.providerOptions);
@@ -64,7 +80,7 @@ export async function* streamWithAiSdk(
   let failure: unknown;
   try {
     if (signal?.aborted) throw new Error(ABORT_MESSAGE);
-    const result = await spec.createModel(model, options).doStream(buildCallOptions(spec, model, context, options));
+    const result = await cachedModel(spec, model, options).doStream(buildCallOptions(spec, model, context, options));
     reader = result.stream.getReader();
     if (signal?.aborted) onAbort();
     for (;;) {
