@@ -21,7 +21,6 @@ export class RunController {
   private generation = 0;
   private inFlight = 0;
   private settledWaiters: (() => void)[] = [];
-  private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly hooks: RunHooks) {}
 
@@ -55,7 +54,6 @@ export class RunController {
         if (this.inFlight === 0) this.notifySettled();
       }
     })();
-    this.chain = done.catch(() => undefined);
     return done;
   }
 
