@@ -128,6 +128,14 @@ describe("host tool execution (§9)", () => {
     expect(bridge.pendingCount).toBe(0);
   });
 
+  it("after rejectAll (stdin EOF) a new call fails at once and sends no frame", async () => {
+    const { bridge, frames, tool } = setup();
+    bridge.rejectAll();
+    await expect(tool.execute({}, ctx())).rejects.toThrow(HOST_DISCONNECTED);
+    expect(frames).toEqual([]);
+    expect(bridge.pendingCount).toBe(0);
+  });
+
   it("a call from a replaced definition set still completes", async () => {
     const { bridge, tool } = setup();
     const p = tool.execute({}, ctx());

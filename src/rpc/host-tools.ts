@@ -49,7 +49,7 @@ export interface HostToolBridge {
   handleResult(frame: HostToolResultFrame): boolean;
   /** Streams a partial result of call `frame.id`; false when the id is unknown or finished. */
   handleUpdate(frame: HostToolUpdateFrame): boolean;
-  /** stdin EOF: fails every pending call. */
+  /** stdin EOF: fails every pending call, and every later one. */
   rejectAll(message?: string): void;
   readonly pendingCount: number;
 }
@@ -142,7 +142,10 @@ function startCall(
 
 export function createHostToolBridge(options: HostToolBridgeOptions): HostToolBridge {
   const pending = new Map<string, PendingCall>();
-  const call = (name: string, args: Record<string, unknown>, ctx: HostToolContext) => startCall(options, pending, name, args, ctx);
+  /** Set by rejectAll (stdin EOF): no host can answer, so later calls fail at once. */
+  let disconnected: string | undefined;
+  const call = (name: string, args: Record<string, unknown>, ctx: HostToolContext) =>
+    disconnected !== undefined ? Promise.reject(new Error(disconnected)) : startCall(options, pending, name, args, ctx);
 
   function toTool(def: NormalizedDef): HostTool {
     return { ...def, concurrency: "shared", source: "host", execute: (args, ctx) => call(def.name, args, ctx) };
@@ -170,6 +173,7 @@ export function createHostToolBridge(options: HostToolBridgeOptions): HostToolBr
       return true;
     },
     rejectAll(message = HOST_DISCONNECTED) {
+      disconnected = message;
       for (const entry of [...pending.values()]) entry.reject(new Error(message));
     },
     get pendingCount() {

@@ -148,6 +148,14 @@ describe("rpc ui bridge: timeout, abort, EOF", () => {
     expect(ui.pendingCount).toBe(0);
   });
 
+  it("after cancelAll (stdin EOF) a new dialog resolves with its default and sends nothing", async () => {
+    const { ui, frames } = bridge();
+    ui.cancelAll();
+    expect(await ui.confirm("t", "m")).toBe(false);
+    expect(await ui.select("t", ["a"])).toBeUndefined();
+    expect(frames).toHaveLength(0);
+  });
+
   it("an answer written synchronously by the host during the request still settles it", async () => {
     const ui: ReturnType<typeof createRpcUiBridge> = createRpcUiBridge({
       writeFrame: (f) => ui.handleResponse({ id: (f as { id: string }).id, value: "now" }),

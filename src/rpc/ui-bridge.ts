@@ -43,7 +43,7 @@ export interface RpcUiBridge {
   getEditorText(): string;
   /** Settles the pending dialog `frame.id` (§8.2); unknown and late ids are ignored. */
   handleResponse(frame: UiResponseFrame): void;
-  /** stdin EOF: every pending dialog resolves with its default, no frames. */
+  /** stdin EOF: every pending dialog, and every later one, resolves with its default, no frames. */
   cancelAll(): void;
   readonly pendingCount: number;
 }
@@ -74,6 +74,8 @@ function defined(fields: Record<string, unknown>): Record<string, unknown> {
 
 interface Channel {
   pending: Map<string, Pending>;
+  /** Set by cancelAll (stdin EOF): no host can answer, so dialogs resolve at once. */
+  closed: boolean;
   newId(): string;
   write(id: string, method: string, fields: Record<string, unknown>): void;
 }
@@ -82,7 +84,7 @@ interface Channel {
 function openDialog<T>(ch: Channel, kind: Kind, fields: Record<string, unknown>, opts: UiDialogOptions = {}): Promise<T> {
   const fallback = defaultOf(kind) as T;
   const { signal, timeout, onTimeout } = opts;
-  if (signal?.aborted) return Promise.resolve(fallback);
+  if (signal?.aborted || ch.closed) return Promise.resolve(fallback);
   const id = ch.newId();
   return new Promise<T>((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -117,7 +119,7 @@ export function createRpcUiBridge(options: RpcUiBridgeOptions): RpcUiBridge {
   const write = (id: string, method: string, fields: Record<string, unknown>) =>
     writeFrame({ type: "extension_ui_request", id, method, ...defined(fields) });
   const send = (method: string, fields: Record<string, unknown>) => write(newId(), method, fields);
-  const ch: Channel = { pending, newId, write };
+  const ch: Channel = { pending, newId, write, closed: false };
   const dialog = <T>(kind: Kind, fields: Record<string, unknown>, opts?: UiDialogOptions) => openDialog<T>(ch, kind, fields, opts);
 
   return {
@@ -145,6 +147,7 @@ export function createRpcUiBridge(options: RpcUiBridgeOptions): RpcUiBridge {
       entry.settle(interpret(entry.kind, frame));
     },
     cancelAll() {
+      ch.closed = true;
       for (const entry of [...pending.values()]) entry.settle(defaultOf(entry.kind));
     },
     get pendingCount() {

@@ -2,9 +2,12 @@
 // tool through the real OpenAI provider package, `host_tool_call` / `host_tool_update` /
 // `host_tool_result` / `host_tool_cancel`, and stdin EOF with a call pending. Assertions are on
 // the frames AND on what the fake LLM received (tools offered, tool results sent back).
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type FakeRequest } from "../support/fake-llm-server.js";
-import { Pith, trackPiths, useFakeLlm, fakeModelsJson, type Frame } from "./harness.js";
+import { CLI, Pith, trackPiths, useFakeLlm, fakeModelsJson, tempDir, type Frame } from "./harness.js";
 
 const llm = useFakeLlm();
 const open = trackPiths();
@@ -200,5 +203,32 @@ describe("host tools over RPC", () => {
     expect(end.result.content[0].text).toBe("RPC client disconnected before host tool execution completed");
     expect(p.events("agent_end", from)).toHaveLength(1);
     expect(toolResults(chats()[before + 1])).toEqual([{ id: "call_h4", text: "RPC client disconnected before host tool execution completed" }]);
+  });
+});
+
+describe("host tools after stdin EOF", () => {
+  it("calls made after the host went away fail at once; the run finishes and the process exits 0", async () => {
+    const dir = tempDir("pith-script-");
+    const script = path.join(dir, "s.json");
+    const call = { name: "echo_host", arguments: { message: "hi" } };
+    writeFileSync(script, JSON.stringify({ replies: [{ toolCalls: [call] }, { toolCalls: [call] }, { text: "gave up" }] }));
+    const home = tempDir("pith-home-");
+    const input =
+      JSON.stringify({ type: "set_host_tools", tools: [{ name: "echo_host", description: "Echo", parameters: { type: "object", properties: { message: { type: "string" } } } }] }) +
+      "\n" +
+      JSON.stringify({ type: "prompt", message: "use the host tool" }) +
+      "\n";
+    const res = spawnSync(process.execPath, [CLI, "--mode", "rpc", "--no-session", "--provider", "scripted", "--model", script], {
+      input,
+      env: { PATH: process.env.PATH, PITH_HOME: home, HOME: home },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(res.status).toBe(0);
+    const frames = res.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const ends = frames.filter((f) => f.type === "tool_execution_end");
+    expect(ends).toHaveLength(2);
+    for (const e of ends) expect(e.result.content[0].text).toBe("RPC client disconnected before host tool execution completed");
+    expect(frames.at(-1).type).toBe("agent_end");
   });
 });
