@@ -3,7 +3,7 @@
 // Lazy chunks (providers, jiti) are listed separately: they cost nothing until first use.
 // Usage: node --import tsx bench/startup-trace.ts [--detail=<group substring>]
 // (--detail lists the eager input files of the matching groups, largest first.)
-import { build, type Metafile } from "esbuild";
+import { startupBundle } from "../test/support/startup-bundle.js";
 
 function group(path: string): string {
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
@@ -13,38 +13,7 @@ function group(path: string): string {
   return path;
 }
 
-function staticClosure(meta: Metafile, entry: string): string[] {
-  const seen = new Set<string>([entry]);
-  const stack = [entry];
-  while (stack.length > 0) {
-    const out = meta.outputs[stack.pop()!];
-    for (const imp of out.imports) {
-      if (imp.kind !== "import-statement" || imp.external || seen.has(imp.path)) continue;
-      seen.add(imp.path);
-      stack.push(imp.path);
-    }
-  }
-  return [...seen];
-}
-
-const result = await build({
-  entryPoints: { cli: "src/cli/main.ts" },
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "esm",
-  splitting: true,
-  outdir: "/tmp/pith-startup-trace",
-  chunkNames: "chunks/[name]-[hash]",
-  write: false,
-  metafile: true,
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: "warning",
-});
-const meta = result.metafile;
-const entry = Object.keys(meta.outputs).find((o) => o.endsWith("/cli.js"))!;
-const eager = staticClosure(meta, entry);
+const { meta, eagerOutputs: eager } = await startupBundle("/tmp/pith-startup-trace");
 const sizes = new Map<string, number>();
 let total = 0;
 for (const out of eager) {

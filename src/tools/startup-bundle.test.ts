@@ -1,8 +1,8 @@
 // design.md §5 (spawn → first get_state): code the first get_state does not need stays out of
 // the bundle V8 parses at startup. esbuild puts modules reached only through `import()` into
 // lazy chunks; this checks that the static closure of dist/cli.js's entry does not reach them.
-import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { startupBundle } from "../../test/support/startup-bundle.js";
 
 /** Modules that must load on first use only (path fragments of esbuild's input names). */
 const LAZY = [
@@ -21,40 +21,10 @@ const LAZY = [
   "node_modules/ignore/",
 ];
 
-function staticInputs(meta: Metafile, entry: string): Set<string> {
-  const seen = new Set<string>([entry]);
-  const stack = [entry];
-  while (stack.length > 0) {
-    for (const imp of meta.outputs[stack.pop() as string].imports) {
-      if (imp.kind !== "import-statement" || imp.external || seen.has(imp.path)) continue;
-      seen.add(imp.path);
-      stack.push(imp.path);
-    }
-  }
-  const inputs = new Set<string>();
-  for (const out of seen) for (const input of Object.keys(meta.outputs[out].inputs)) inputs.add(input);
-  return inputs;
-}
-
 describe("startup bundle", () => {
   it("keeps compaction, HTML export, TTSR matching, search and diff out of the eager closure", async () => {
-    const result = await build({
-      entryPoints: { cli: "src/cli/main.ts" },
-      bundle: true,
-      platform: "node",
-      target: "node20",
-      format: "esm",
-      splitting: true,
-      outdir: "/tmp/pith-startup-bundle-test",
-      chunkNames: "chunks/[name]-[hash]",
-      write: false,
-      metafile: true,
-      logLevel: "silent",
-      define: { __PITH_VERSION__: '"0.0.0-test"' },
-    });
-    const meta = result.metafile;
-    const entry = Object.keys(meta.outputs).find((o) => o.endsWith("/cli.js")) as string;
-    const eager = [...staticInputs(meta, entry)];
+    const { meta, eagerOutputs } = await startupBundle("/tmp/pith-startup-bundle-test");
+    const eager = eagerOutputs.flatMap((out) => Object.keys(meta.outputs[out].inputs));
     const all = Object.keys(meta.inputs);
     for (const lazy of LAZY) {
       expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
