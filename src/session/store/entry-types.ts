@@ -1,5 +1,5 @@
 // The on-disk vocabulary of a session file (spec/engine.md §1.2–§1.3): one header line, then entries.
-import type { AgentMessage, Attribution, CustomMessage, ThinkingLevel, UserContent } from "../../shared/types.js";
+import type { AgentMessage, Attribution, CompactionResult, CustomMessage, ThinkingLevel, UserContent } from "../../shared/types.js";
 
 /**
  * The header version pith writes: 3, the current version of the shared format (engine.md §1.2),
@@ -45,14 +45,9 @@ export interface ThinkingLevelChangeEntry extends EntryBase {
   /** `null`: no reasoning / unsupported (read as "off"). */
   thinkingLevel: ThinkingLevel | null;
 }
-export interface CompactionEntry extends EntryBase {
+/** A compaction as recorded: the CompactionResult the host saw, plus where it came from. */
+export interface CompactionEntry extends EntryBase, CompactionResult {
   type: "compaction";
-  summary: string;
-  shortSummary?: string;
-  firstKeptEntryId: string;
-  tokensBefore: number;
-  details?: unknown;
-  preserveData?: Record<string, unknown>;
   fromExtension?: boolean;
 }
 export interface BranchSummaryEntry extends EntryBase {
