@@ -7,13 +7,13 @@ import { resolveThinkingLevel } from "../providers/models/thinking.js";
 import { PithError, errorMessage } from "../shared/errors.js";
 import type { AgentMessage, AssistantMessage, CompactionResult, Model } from "../shared/types.js";
 import type { AgentSession } from "./agent-session.js";
-import type { CompactionItem } from "./compaction/cut-point.js";
 import { isContextOverflow } from "./compaction/overflow.js";
 import { shouldCompact, usageTokens } from "./compaction/tokens.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionDeps } from "./session-deps.js";
 import type { SessionRuntime } from "./session-runtime.js";
-import { customMessageOf, type SessionEntry } from "./store/entry-types.js";
+import type { SessionEntry } from "./store/entry-types.js";
+import { contextItemsFromPath } from "./store/build-context.js";
 
 export const CONTINUE_PROMPT = "Continue if you have next steps.";
 export const OVERFLOW_RETRIED =
@@ -161,7 +161,8 @@ export class Compactor {
     try {
       const [{ prepareCompaction }, { runCompaction }] = await loadCompaction();
       if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
-      const { items, previous } = contextItems(path);
+      const { items, compaction } = contextItemsFromPath(path);
+      const previous = compaction ? { summary: compaction.summary, details: compaction.details } : undefined;
       const prep = prepareCompaction(items, previous, { keepRecentTokens: this.session.settings.compaction.keepRecentTokens });
       if (!prep) throw new PithError("invalid_request", "Nothing to compact (session too small)");
       const result = await runCompaction(prep, {
@@ -197,42 +198,6 @@ export class Compactor {
 /** The summarising modules, loaded once on the first compaction. */
 function loadCompaction(): Promise<[typeof import("./compaction/prepare.js"), typeof import("./compaction/compact.js")]> {
   return Promise.all([import("./compaction/prepare.js"), import("./compaction/compact.js")]);
-}
-
-/** The branch's context messages with their entry ids (the compaction summary first, if any). */
-function contextItems(path: SessionEntry[]): { items: CompactionItem[]; previous?: { summary?: string; details?: unknown } } {
-  let compactionAt = -1;
-  for (let i = path.length - 1; i >= 0; i--) {
-    if (path[i].type === "compaction") {
-      compactionAt = i;
-      break;
-    }
-  }
-  const items: CompactionItem[] = [];
-  const push = (from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      const m = messageOf(path[i]);
-      if (m) items.push({ id: path[i].id, message: m });
-    }
-  };
-  if (compactionAt === -1) {
-    push(0, path.length);
-    return { items };
-  }
-  const c = path[compactionAt];
-  if (c.type !== "compaction") return { items };
-  items.push({ id: c.id, message: { role: "compactionSummary", summary: c.summary, tokensBefore: c.tokensBefore, timestamp: Date.parse(c.timestamp) || 0 } });
-  const firstKept = Math.max(0, path.findIndex((e) => e.id === c.firstKeptEntryId));
-  push(firstKept, compactionAt);
-  push(compactionAt + 1, path.length);
-  return { items, previous: { summary: c.summary, details: c.details } };
-}
-
-function messageOf(e: SessionEntry): AgentMessage | undefined {
-  if (e.type === "message") return e.message;
-  if (e.type === "custom_message") return customMessageOf(e);
-  if (e.type === "branch_summary") return { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: Date.parse(e.timestamp) || 0 };
-  return undefined;
 }
 
 /** When the context's compaction summary was written (0 when there is none). */
