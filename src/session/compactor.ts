@@ -6,6 +6,7 @@
 import { resolveThinkingLevel } from "../providers/models/thinking.js";
 import { PithError, errorMessage } from "../shared/errors.js";
 import type { AgentMessage, AssistantMessage, CompactionResult, Model } from "../shared/types.js";
+import { lastAssistant } from "../shared/types.js";
 import type { AgentSession } from "./agent-session.js";
 import { isContextOverflow } from "./compaction/overflow.js";
 import { shouldCompact, usageTokens } from "./compaction/tokens.js";
@@ -207,10 +208,3 @@ function latestCompactionTime(messages: AgentMessage[]): number {
   return at;
 }
 
-function lastAssistant(messages: AgentMessage[]): AssistantMessage | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role === "assistant") return m;
-  }
-  return undefined;
-}

@@ -2,6 +2,7 @@
 // of automatic continuations after `agent_end` (retry, compaction, todo reminders, TTSR,
 // queued messages). `abort()` bumps a generation so every scheduled continuation dies.
 import type { AgentMessage, AssistantMessage } from "../shared/types.js";
+import { lastAssistant } from "../shared/types.js";
 import { errorMessage } from "../shared/errors.js";
 
 /** What to do after a run ended: stop, or start another run with these prompt messages. */
@@ -116,10 +117,3 @@ export class RunController {
   }
 }
 
-function lastAssistant(messages: AgentMessage[]): AssistantMessage | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role === "assistant") return m;
-  }
-  return undefined;
-}

@@ -221,6 +221,15 @@ export type AgentMessage =
   | BranchSummaryMessage
   | CompactionSummaryMessage;
 
+/** The last assistant message in `messages`, if any. */
+export function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === "assistant") return m;
+  }
+  return undefined;
+}
+
 /** What the provider layer accepts: the LLM-facing projection of AgentMessage. */
 export type LlmMessage = UserMessage | DeveloperMessage | AssistantMessage | ToolResultMessage;
 
