@@ -8,6 +8,7 @@ import type { AgentSession } from "./agent-session.js";
 import { setModel, setThinkingLevel } from "./model-control.js";
 import { branchSession, newSession, switchSession } from "./session-switching.js";
 import { userMessage } from "./queues.js";
+import { contentText } from "./store/message-text.js";
 
 export interface ExtensionHostOptions {
   ui: ExtensionUi;
@@ -59,7 +60,7 @@ async function sendUserMessage(
   o: SendUserMessageOptions | undefined,
   opts: ExtensionHostOptions,
 ): Promise<void> {
-  const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  const text = contentText(content);
   const images = typeof content === "string" ? [] : content.filter((b) => b.type === "image");
   if (session.isStreaming) {
     const m = userMessage(text, images);

@@ -5,6 +5,7 @@ import type { AgentEvent, AgentMessage, AssistantMessage, UserMessage } from "..
 import type { ToolChoice } from "../providers/types.js";
 import type { AgentSession } from "./agent-session.js";
 import type { Continuation } from "./run-controller.js";
+import { contentText } from "./store/message-text.js";
 import type { SessionDeps } from "./session-deps.js";
 import type { SessionRuntime } from "./session-runtime.js";
 import { TodoReminder, eagerPreludeMessage, shouldUseEagerPrelude } from "./todos/index.js";
@@ -94,7 +95,7 @@ export class PromptExtras {
     await this.ttsrReady();
     const prompts: AgentMessage[] = [];
     const todo = this.session.settings.todo;
-    const text = typeof user.content === "string" ? user.content : user.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    const text = contentText(user.content);
     const eager = shouldUseEagerPrelude({
       enabled: todo.enabled,
       eager: todo.eager,

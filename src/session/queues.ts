@@ -46,10 +46,6 @@ export class MessageQueues {
   get hasFollowUps(): boolean {
     return this.followUps.length > 0;
   }
-  /** Texts of queued steering and follow-up messages (pi's `queue_update` view). */
-  texts(): { steering: string[]; followUp: string[] } {
-    return { steering: this.steering.map(textOf), followUp: this.followUps.map(textOf) };
-  }
 
   clear(): void {
     this.steering = [];
@@ -61,17 +57,6 @@ export class MessageQueues {
 function take(queue: AgentMessage[], mode: QueueMode): AgentMessage[] {
   if (queue.length === 0) return [];
   return mode === "one-at-a-time" ? queue.splice(0, 1) : queue.splice(0);
-}
-
-function textOf(message: AgentMessage): string {
-  if (!("content" in message)) return "";
-  const content = message.content;
-  if (typeof content === "string") return content;
-  const text = (content as UserContent[])
-    .filter((b) => b.type === "text")
-    .map((b) => (b as { text: string }).text)
-    .join("");
-  return text || "[Image]";
 }
 
 /** A user message as prompts, steers and follow-ups create it. */
