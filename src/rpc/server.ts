@@ -149,7 +149,6 @@ export class RpcServer {
     this.opts.ui.cancelAll();
     this.opts.hostTools.rejectAll();
     this.ctx.userBash.abort();
-    this.opts.session.rt.compactor.abort();
     await Promise.race([this.opts.session.abort(), new Promise((r) => setTimeout(r, 2000).unref())]);
     this.framer.flush();
     await Promise.race([this.opts.writer.flush(), new Promise((r) => setTimeout(r, 1000).unref())]);

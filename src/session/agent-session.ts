@@ -183,9 +183,13 @@ export class AgentSession {
     this.queues.followUp(userMessage(text, images));
   }
 
-  /** Cancels the retry backoff, continuations and the running run; resolves once idle. */
+  /**
+   * Cancels the retry backoff, a running compaction (the session stays as it was), the
+   * continuations and the running run; resolves once idle.
+   */
   async abort(): Promise<void> {
     this.retry.cancelBackoff();
+    this.rt.compactor.abort();
     await this.runs.abort();
   }
 

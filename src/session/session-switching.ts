@@ -19,7 +19,6 @@ function afterSwitch(session: AgentSession, reason: "new" | "resume" | "fork", p
 
 async function quiesce(session: AgentSession): Promise<void> {
   await session.abort();
-  session.rt.compactor.abort();
   session.retry.reset();
 }
 

@@ -29,7 +29,6 @@ export const follow_up: CommandHandler<"follow_up"> = (cmd, ctx) => {
 };
 
 export const abort: CommandHandler<"abort"> = async (_cmd, ctx) => {
-  ctx.session.rt.compactor.abort();
   await ctx.session.abort();
 };
 
