@@ -1,11 +1,9 @@
 // Print mode (`-p`: final text to stdout) and JSON mode (`--mode json`: every event as JSONL),
 // spec/engine.md §13. Piped stdin is prepended to the first prompt.
+import { attachExtensions } from "../extensions.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ExtensionRunner } from "../../extensions/runner.js";
-import { loadExtensions } from "../../extensions/loader.js";
 import { createNoopUi } from "../../extensions/ui.js";
-import { createExtensionHost } from "../../session/extension-host.js";
 import type { AgentSession } from "../../session/agent-session.js";
 import type { AssistantMessage } from "../../shared/types.js";
 import { FrameWriter } from "../../transport/frame-writer.js";
@@ -45,7 +43,8 @@ export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Envi
     e.log(`configure ${pithHome}/models.json, or run offline with --provider scripted --model <script.json>.`);
     return 1;
   }
-  await attachExtensions(args, session, pithHome, e);
+  const log = (info: { extensionPath: string; error: string }) => e.log(`Extension error (${info.extensionPath}): ${info.error}`);
+  await attachExtensions(args, session, pithHome, e, { ui: createNoopUi(), hasUI: false, onError: log, onPromptError: (_c, m) => e.log(m) });
   const writer = mode === "json" ? new FrameWriter(process.stdout) : undefined;
   if (writer) {
     writer.write({ ...session.rt.store.header });
@@ -81,15 +80,4 @@ function printFinal(session: AgentSession, e: Environment): number {
   }
   for (const block of msg.content) if (block.type === "text") process.stdout.write(block.text + "\n");
   return 0;
-}
-
-async function attachExtensions(args: ParsedArgs, session: AgentSession, pithHome: string, e: Environment): Promise<void> {
-  const paths = args.extensions ?? [];
-  if (paths.length === 0 && args.noExtensions) return;
-  const onError = (info: { extensionPath: string; error: string }) => e.log(`Extension error (${info.extensionPath}): ${info.error}`);
-  const loaded = await loadExtensions({ cwd: session.deps.cwd, pithHome, paths, discover: !args.noExtensions, onError });
-  if (loaded.extensions.length === 0) return;
-  const host = createExtensionHost(session, { ui: createNoopUi(), hasUI: false, onPromptError: (_c, m) => e.log(m) });
-  session.deps.extensions = new ExtensionRunner(loaded, host, onError);
-  await session.deps.extensions.emit({ type: "session_start" });
 }

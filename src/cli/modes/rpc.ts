@@ -1,10 +1,8 @@
 // RPC mode: ready frame, extensions with the RPC UI, host tools, then serve stdin.
-import { ExtensionRunner } from "../../extensions/runner.js";
-import { loadExtensions } from "../../extensions/loader.js";
+import { attachExtensions } from "../extensions.js";
 import { createHostToolBridge } from "../../rpc/host-tools.js";
 import { RpcServer } from "../../rpc/server.js";
 import { createRpcUiBridge } from "../../rpc/ui-bridge.js";
-import { createExtensionHost } from "../../session/extension-host.js";
 import { snowflake } from "../../shared/ids.js";
 import { JsonlLineSplitter, type LineItem } from "../../transport/jsonl-reader.js";
 import { FrameWriter } from "../../transport/frame-writer.js";
@@ -47,23 +45,12 @@ export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Enviro
     e.log(`Extension error (${info.extensionPath}): ${info.error}`);
     server.framer.push({ type: "extension_error", ...info } as never);
   };
-  const extensionPaths = args.extensions ?? [];
-  if (extensionPaths.length > 0 || !args.noExtensions) {
-    // Load failures are logged and skipped, never sent as extension_error frames (engine.md
-    // §11.1); errors raised later (handlers, the shared event bus) are.
-    const onLoadError = (info: { extensionPath: string; event: string; error: string }) =>
-      info.event === "load" ? e.log(`Extension error (${info.extensionPath}): ${info.error}`) : reportError(info);
-    const loaded = await loadExtensions({ cwd: session.deps.cwd, pithHome, paths: extensionPaths, discover: !args.noExtensions, onError: onLoadError });
-    if (loaded.extensions.length > 0) {
-      const host = createExtensionHost(session, {
-        ui,
-        hasUI: true,
-        onPromptError: (command, error) => writer.write({ type: "response", command, success: false, error }),
-      });
-      session.deps.extensions = new ExtensionRunner(loaded, host, reportError);
-      await session.deps.extensions.emit({ type: "session_start" });
-    }
-  }
+  await attachExtensions(args, session, pithHome, e, {
+    ui,
+    hasUI: true,
+    onError: reportError,
+    onPromptError: (command, error) => writer.write({ type: "response", command, success: false, error }),
+  });
   const onSignal = (code: number) => {
     void server.terminate().finally(() => {
       killAllProcessGroups();
