@@ -2,6 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { RpcClientOptions } from "./types.js";
+import { signalProcessGroup } from "../../shared/process-group.js";
 
 /** The command line the client starts: pith's CLI by default, or the given command verbatim. */
 export function resolveCommand(opts: RpcClientOptions): { command: string; args: string[] } {
@@ -23,12 +24,5 @@ export function spawnAgent(opts: RpcClientOptions): ChildProcessWithoutNullStrea
 
 /** Sends `signal` to the process group led by `pid`; false when the group no longer exists. */
 export function killGroup(pid: number | undefined, signal: NodeJS.Signals): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ESRCH") return false;
-    throw err;
-  }
+  return pid !== undefined && signalProcessGroup(pid, signal);
 }

@@ -1,4 +1,5 @@
 // A process-wide registry of live child process groups, so exit can kill them all (design §4.9).
+import { signalProcessGroup } from "../../shared/process-group.js";
 
 const live = new Set<number>();
 
@@ -17,16 +18,7 @@ export function liveProcessGroups(): number[] {
   return [...live];
 }
 
-/** Sends `signal` to a whole group; false when it no longer exists. */
-export function signalProcessGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ESRCH") return false;
-    throw err;
-  }
-}
+export { signalProcessGroup };
 
 /** Sends SIGKILL to every registered group (synchronous: safe inside an exit handler). */
 export function killAllProcessGroups(): void {
