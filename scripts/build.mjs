@@ -47,7 +47,7 @@ rmSync("dist", { recursive: true, force: true });
 
 await build({
   ...common,
-  entryPoints: { cli: "src/cli/main.ts", client: "src/rpc/client/index.ts" },
+  entryPoints: { cli: "src/cli/main.ts", client: "src/client/index.ts" },
   outdir: "dist",
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",

@@ -12,7 +12,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { RpcClient } from "../../src/rpc/client/index.js";
+import { RpcClient } from "../../src/client/index.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const message = process.argv[2] ?? "What is in this directory?";

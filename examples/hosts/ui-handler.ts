@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
 import { fileURLToPath } from "node:url";
-import { RpcClient, type UiAnswer, type UiDialogRequest } from "../../src/rpc/client/index.js";
+import { RpcClient, type UiAnswer, type UiDialogRequest } from "../../src/client/index.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const interactive = process.stdin.isTTY === true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assistant, failed, usage } from "./compaction/test-messages.js";
+import { assistant, failed, usage } from "./compaction/test-support.js";
 import { isRetryableError, planRetry, retryAfterExceedsMax, retryAfterFrom, retryAfterFromText, retryDelayMs } from "./retry-policy.js";
 
 describe("isRetryableError", () => {

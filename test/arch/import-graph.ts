@@ -11,11 +11,16 @@ export const LAYERS: Record<string, readonly string[]> = {
   transport: ["shared"],
   providers: ["shared"],
   tools: ["shared"],
+  mcp: ["shared", "tools"],
+  policy: ["shared"],
+  checkpoints: ["shared"],
   agent: ["shared", "providers", "tools"],
   extensions: ["shared", "agent", "tools"],
-  session: ["shared", "protocol", "transport", "providers", "tools", "agent", "extensions"],
+  session: ["shared", "protocol", "transport", "providers", "tools", "mcp", "policy", "checkpoints", "agent", "extensions"],
   rpc: ["shared", "protocol", "transport", "session"],
-  cli: ["shared", "protocol", "transport", "providers", "tools", "agent", "extensions", "session", "rpc"],
+  acp: ["shared", "session"],
+  client: ["shared", "protocol", "transport"],
+  cli: ["shared", "protocol", "transport", "providers", "tools", "mcp", "policy", "checkpoints", "agent", "extensions", "session", "rpc", "acp"],
 };
 
 export interface SourceFile {

@@ -40,7 +40,7 @@ describe("the checker itself", () => {
     const edges = importEdges([
       fake("shared/types.ts", 'import { x } from "../agent/loop.js";'),
       fake("tools/read/index.ts", 'const s = await import("../../session/store.js");'),
-      fake("rpc/client/index.ts", 'import type { RpcCommand } from "../../protocol/commands.js";'),
+      fake("client/index.ts", 'import type { RpcCommand } from "../protocol/commands.js";'),
       fake("rpc/dispatch.ts", 'import { runLoop } from "../agent/loop.js";'),
       fake("misc/x.ts", 'import { y } from "../shared/y.js";'),
       fake("agent/loop.ts", 'import { z } from "./z.js"; import ai from "ai";'),

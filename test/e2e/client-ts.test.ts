@@ -1,4 +1,4 @@
-// The TypeScript host client (src/rpc/client) against the real built dist/cli.js with the
+// The TypeScript host client (src/client) against the real built dist/cli.js with the
 // scripted provider: every command method, host tools, dialogs, abort, steering, sessions
 // and a shutdown that leaves no process behind.
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { RpcClient, RpcError, type RpcClientOptions } from "../../src/rpc/client/index.js";
+import { RpcClient, RpcError, type RpcClientOptions } from "../../src/client/index.js";
 import type { AgentMessage } from "../../src/shared/types.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -352,7 +352,7 @@ describe("RpcClient against dist/cli.js: shutdown", () => {
   });
 
   it("the bundled dist/client.js finds dist/cli.js by default", async () => {
-    const mod = (await import(pathToFileURL(path.join(ROOT, "dist/client.js")).href)) as typeof import("../../src/rpc/client/index.js");
+    const mod = (await import(pathToFileURL(path.join(ROOT, "dist/client.js")).href)) as typeof import("../../src/client/index.js");
     const home = temp("pith-client-home-");
     const client = await mod.RpcClient.start({ cwd: home, env: { PATH: process.env.PATH, HOME: home, PITH_HOME: home } });
     open.push(client);

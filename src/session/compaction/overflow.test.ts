@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isContextOverflow, isOverflowErrorText } from "./overflow.js";
-import { assistant, failed, usage } from "./test-messages.js";
+import { assistant, failed, usage } from "./test-support.js";
 
 describe("isContextOverflow", () => {
   const overflows = [

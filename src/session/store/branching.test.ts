@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionStore } from "./session-store.js";
 import { buildSessionContext } from "./build-context.js";
-import { assistant, tmpDir, user } from "./test-fixtures.js";
+import { assistant, tmpDir, user } from "./test-support.js";
 import type { UserMessage } from "../../shared/types.js";
 
 const open: SessionStore[] = [];

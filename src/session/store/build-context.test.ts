@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SessionStore } from "./session-store.js";
 import { buildSessionContext } from "./build-context.js";
-import { assistant, user } from "./test-fixtures.js";
+import { assistant, user } from "./test-support.js";
 
 describe("buildSessionContext", () => {
   it("is empty for an empty session", () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { SessionStore } from "./session-store.js";
 import { buildSessionContext } from "./build-context.js";
 import { releaseAllLocks } from "./lock.js";
-import { assistant, tmpDir, toolResult, user } from "./test-fixtures.js";
+import { assistant, tmpDir, toolResult, user } from "./test-support.js";
 
 function fixtureFile(): { file: string; bytes: Buffer; lastStart: number } {
   const s = SessionStore.create({ sessionDir: tmpDir(), cwd: "/w" });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cwdSlug, findMostRecentSession, newSessionFileName, resolveSessionArg, sessionDirFor } from "./layout.js";
-import { tmpDir } from "./test-fixtures.js";
+import { tmpDir } from "./test-support.js";
 
 describe("session layout", () => {
   it("uses pi's legacy per-cwd slug", () => {

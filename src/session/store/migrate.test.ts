@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SessionStore } from "./session-store.js";
 import { buildSessionContext } from "./build-context.js";
-import { tmpDir } from "./test-fixtures.js";
+import { tmpDir } from "./test-support.js";
 
 const ts = "2025-01-01T00:00:00.000Z";
 const userMsg = (text: string) => ({ role: "user", content: text, timestamp: 1 });

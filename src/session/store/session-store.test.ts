@@ -5,7 +5,7 @@ import { PithError } from "../../shared/errors.js";
 import type { CustomMessage } from "../../shared/types.js";
 import { SessionStore } from "./session-store.js";
 import { buildSessionContext } from "./build-context.js";
-import { assistant, tmpDir, toolResult, user } from "./test-fixtures.js";
+import { assistant, tmpDir, toolResult, user } from "./test-support.js";
 
 const open: SessionStore[] = [];
 function track(s: SessionStore): SessionStore {

@@ -6,8 +6,9 @@ import { NONINTERACTIVE_ENV, type ExecOps } from "../ops/exec-ops.js";
 import { formatNotice, type OutputMeta } from "../output-notice.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool, ToolContext } from "../types.js";
-import { BASH_DESCRIPTION } from "./description.js";
 import { OutputCollector, type CollectedOutput } from "./output-collector.js";
+
+const BASH_DESCRIPTION = `Execute a shell command in the working directory. stdout and stderr are merged. Output is truncated to the last 2000 lines or 50KB, whichever comes first; when that happens the full output is saved to a file whose path is given in the result. Optionally provide timeout in seconds. Non-zero exit codes are reported as errors. Each call runs in a fresh shell: cd and variables do not persist between calls.`;
 
 const BashParams = Type.Object({
   command: Type.String({ description: "The shell command to execute" }),

@@ -4,8 +4,9 @@ import type { FsOps } from "../ops/fs-ops.js";
 import { resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
-import { EDIT_DESCRIPTION } from "./description.js";
 import { findUnique } from "./match.js";
+
+const EDIT_DESCRIPTION = `Edit a file by exact text replacement. oldText must match the file exactly, including whitespace and newlines, and must occur exactly once: include enough surrounding lines to make it unique. To make several changes to one file in one call, pass edits: [{oldText, newText}, ...]; each oldText is matched against the original file and the edits must not overlap. Read the file first. Use write to create new files.`;
 
 const EditItem = Type.Object({
   oldText: Type.String({ description: "Exact text to find (must be unique in the file)" }),

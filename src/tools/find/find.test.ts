@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeFsOps } from "../ops/fs-ops.js";
 import { runTool } from "../run-tool.js";
-import { writeSearchFixture } from "../search/search-fixture.js";
+import { writeSearchFixture } from "../search/test-support.js";
 import { findOnPath } from "../search/ripgrep.js";
 import { makeCtx, makeTempDir, textOf } from "../test-support.js";
 import { createFindTool } from "./index.js";

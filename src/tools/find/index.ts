@@ -6,7 +6,8 @@ import { resolveSearchPath } from "../paths.js";
 import { formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
-import { FIND_DESCRIPTION } from "./description.js";
+
+const FIND_DESCRIPTION = `Find files by glob pattern. A pattern without "/" matches file names anywhere below the search path (e.g. "*.ts"); a pattern with "/" matches paths relative to it (e.g. "src/**/*.test.ts"). Respects .gitignore; hidden files are included. Returns paths relative to the search path, sorted, at most limit (default 1000) and 50KB.`;
 
 const FindParams = Type.Object({
   pattern: Type.String({ description: "Glob pattern, e.g. '*.ts', '**/*.json' or 'src/**/*.spec.ts'" }),

@@ -8,8 +8,9 @@ import type { GrepQuery, grepWithWalker } from "../search/grep-search.js";
 import { formatSize, GREP_MAX_LINE_LENGTH, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
-import { GREP_DESCRIPTION } from "./description.js";
 import { formatGrep, joinRoot } from "./format.js";
+
+const GREP_DESCRIPTION = `Search file contents for a regular expression (or a literal string with literal: true). Searches the working directory, or the given path (file or directory), respecting .gitignore; hidden files are included. Output lines are "path:line: text" for matches and "path-line- text" for context lines (context: lines before and after each match). Filter files with glob (e.g. "*.ts" or "src/**/*.ts"). Returns at most limit matches (default 100) and 50KB; long lines are cut to 500 characters.`;
 
 const GrepParams = Type.Object({
   pattern: Type.String({ description: "Regular expression (or literal text with literal: true)" }),

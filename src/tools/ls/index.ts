@@ -7,7 +7,8 @@ import { resolveToolPath } from "../paths.js";
 import { formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
-import { LS_DESCRIPTION } from "./description.js";
+
+const LS_DESCRIPTION = `List a directory's entries, sorted alphabetically (case-insensitive), with "/" after directory names. Dotfiles are included. Defaults to the working directory; at most limit entries (default 500).`;
 
 const LsParams = Type.Object({
   path: Type.Optional(Type.String({ description: "Directory to list (default: working directory)" })),

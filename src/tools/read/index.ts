@@ -7,8 +7,9 @@ import { resolveToolPath } from "../paths.js";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
-import { READ_DESCRIPTION } from "./description.js";
 import { detectImageMime, MAX_IMAGE_BYTES } from "./image.js";
+
+const READ_DESCRIPTION = `Read a file from the filesystem. Text files come back with cat -n style line numbers (number, tab, text). Output is limited to 2000 lines or 50KB, whichever comes first; use offset (1-based line number) and limit to page through larger files. Images (png, jpg, gif, webp) are returned as image attachments when the model accepts images. Use ls to list a directory.`;
 
 const ReadParams = Type.Object({
   path: Type.String({ description: "Path to the file to read (relative to the working directory or absolute)" }),

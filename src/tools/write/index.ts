@@ -5,7 +5,8 @@ import type { FsOps } from "../ops/fs-ops.js";
 import { resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
-import { WRITE_DESCRIPTION } from "./description.js";
+
+const WRITE_DESCRIPTION = `Write content to a file. Creates the file if it does not exist and overwrites it entirely if it does; parent directories are created as needed. Prefer edit for changing part of an existing file.`;
 
 const WriteParams = Type.Object({
   path: Type.String({ description: "Path to the file to write (relative to the working directory or absolute)" }),

@@ -2,7 +2,8 @@
 export { RpcClient } from "./rpc-client.js";
 export { RpcConnection, type ExitInfo } from "./connection.js";
 export { RpcError, RpcClientError } from "./errors.js";
-export { LfLineSplitter, parseFrameLine } from "./lf-lines.js";
+export { JsonlLineSplitter } from "../transport/jsonl-reader.js";
+export { parseFrameLine } from "./frame-line.js";
 export { resolveCommand } from "./process-group.js";
 export {
   methodNameOf,
@@ -28,5 +29,5 @@ export type {
   RpcHostToolDefinition,
   RpcResponseData,
   RpcSessionState,
-} from "../../protocol/index.js";
-export type { AgentMessage, AgentSessionEvent, AgentToolResult, ImageContent, Model, TodoPhase } from "../../shared/types.js";
+} from "../protocol/index.js";
+export type { AgentMessage, AgentSessionEvent, AgentToolResult, ImageContent, Model, TodoPhase } from "../shared/types.js";

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { RpcClientOptions } from "./types.js";
-import { signalProcessGroup } from "../../shared/process-group.js";
+import { signalProcessGroup } from "../shared/process-group.js";
 
 /** The command line the client starts: pith's CLI by default, or the given command verbatim. */
 export function resolveCommand(opts: RpcClientOptions): { command: string; args: string[] } {

@@ -1,8 +1,8 @@
 // Serves `host_tool_call` frames with the registered host tools (protocol.md §9): streams
 // `host_tool_update`, answers exactly one `host_tool_result` (isError when execute throws),
 // and aborts the execute signal on `host_tool_cancel`.
-import type { HostToolCall, HostToolCancel, RpcHostToolDefinition } from "../../protocol/index.js";
-import type { AgentToolResult } from "../../shared/types.js";
+import type { HostToolCall, HostToolCancel, RpcHostToolDefinition } from "../protocol/index.js";
+import type { AgentToolResult } from "../shared/types.js";
 import type { HostTool } from "./types.js";
 
 export class HostToolRunner {

@@ -1,13 +1,13 @@
-// The client against a programmable fake agent (__fixtures__/fake-agent.mjs), which also
+// The client against a programmable fake agent (test/support/fake-agent.mjs), which also
 // proves the client can drive any command that speaks the protocol.
 import { afterEach, describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
-import { COMMAND_TYPES, type RpcCommandType } from "../../protocol/index.js";
+import { COMMAND_TYPES, type RpcCommandType } from "../protocol/index.js";
 import { RpcClientError, RpcError } from "./errors.js";
 import { RpcClient } from "./rpc-client.js";
 import { methodNameOf, type RpcClientOptions } from "./types.js";
 
-const FAKE = fileURLToPath(new URL("./__fixtures__/fake-agent.mjs", import.meta.url));
+const FAKE = fileURLToPath(new URL("../../test/support/fake-agent.mjs", import.meta.url));
 const open: RpcClient[] = [];
 
 async function fake(flags: string[] = [], opts: RpcClientOptions = {}): Promise<RpcClient> {

@@ -1,8 +1,8 @@
 // The typed host client: one method per protocol command (checked against COMMAND_TYPES at
 // the type level via `implements CommandMethods`), idle detection that survives retries and
 // automatic continuations, host tools and extension dialogs answered automatically.
-import type { RpcCommandType, RpcResponseData } from "../../protocol/index.js";
-import type { AgentMessage, ImageContent, ThinkingLevelInput, TodoPhase } from "../../shared/types.js";
+import type { RpcCommandType, RpcResponseData } from "../protocol/index.js";
+import type { AgentMessage, ImageContent, ThinkingLevelInput, TodoPhase } from "../shared/types.js";
 import { RpcConnection } from "./connection.js";
 import { RpcClientError } from "./errors.js";
 import { HostToolRunner } from "./host-tool-runner.js";

@@ -1,9 +1,10 @@
 // The wire half of the host client: process lifecycle, LF framing, `req_<n>` correlation,
 // typed event subscription and clean shutdown. RpcClient adds one method per command on top.
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import type { RpcCommandType, RpcResponseData } from "../../protocol/index.js";
+import type { RpcCommandType, RpcResponseData } from "../protocol/index.js";
 import { RpcClientError, RpcError } from "./errors.js";
-import { LfLineSplitter, parseFrameLine } from "./lf-lines.js";
+import { JsonlLineSplitter, type LineItem } from "../transport/jsonl-reader.js";
+import { parseFrameLine } from "./frame-line.js";
 import { killGroup, spawnAgent } from "./process-group.js";
 import type { CommandParams, FrameHandler, FrameOf, OutboundFrameType, RpcClientOptions } from "./types.js";
 
@@ -36,7 +37,7 @@ export class RpcConnection {
   protected child: ChildProcessWithoutNullStreams | undefined;
   private resolveExited!: (info: ExitInfo) => void;
   private exitInfo: ExitInfo | undefined;
-  private readonly splitter = new LfLineSplitter();
+  private readonly splitter = new JsonlLineSplitter();
   private readonly pending = new Map<string, Pending>();
   private readonly lateWatchers = new Map<string, (err: RpcError) => void>();
   private readonly listeners = new Map<string, Set<AnyHandler>>();
@@ -235,7 +236,12 @@ export class RpcConnection {
   }
 
   private onStdout(chunk: Buffer): void {
-    for (const line of this.splitter.push(chunk)) this.onLine(line);
+    this.onLines(this.splitter.push(chunk));
+  }
+
+  /** Oversized lines (over 64 MiB) are dropped by the splitter, like foreign output. */
+  private onLines(items: LineItem[]): void {
+    for (const item of items) if ("line" in item) this.onLine(item.line);
   }
 
   private onLine(line: string): void {
@@ -277,8 +283,7 @@ export class RpcConnection {
 
   private onClose(info: ExitInfo): void {
     if (this.exitInfo) return;
-    const rest = this.splitter.end();
-    if (rest !== undefined) this.onLine(rest);
+    this.onLines(this.splitter.end());
     this.exitInfo = info;
     const error = new RpcClientError("exited", `the agent exited (${describeExit(info)})`, this.stderr);
     for (const [id, entry] of this.pending) {

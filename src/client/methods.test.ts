@@ -1,7 +1,7 @@
 // The client has exactly one method per protocol command (the type-level twin is
 // `RpcClient implements CommandMethods` in rpc-client.ts).
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { COMMAND_TYPES, type RpcResponseData } from "../../protocol/index.js";
+import { COMMAND_TYPES, type RpcResponseData } from "../protocol/index.js";
 import { RpcClient } from "./rpc-client.js";
 import { methodNameOf, type CamelCase, type CommandMethods } from "./types.js";
 

@@ -1,7 +1,7 @@
 // Test-only helpers: a scripted StreamFn, fake tools, a config builder and an event recorder.
 // Imported by tests only.
-import type { LlmContext, StreamFn, StreamOptions } from "../../providers/types.js";
-import { ABORT_MESSAGE } from "../../shared/abort.js";
+import type { LlmContext, StreamFn, StreamOptions } from "../providers/types.js";
+import { ABORT_MESSAGE } from "../shared/abort.js";
 import type {
   AgentEvent,
   AgentMessage,
@@ -11,10 +11,10 @@ import type {
   LlmMessage,
   Model,
   UserMessage,
-} from "../../shared/types.js";
-import { emptyUsage } from "../../shared/types.js";
-import type { Tool, ToolContext } from "../../tools/types.js";
-import type { AgentLoopConfig, AgentRunInput, InterruptMode } from "../types.js";
+} from "../shared/types.js";
+import { emptyUsage } from "../shared/types.js";
+import type { Tool, ToolContext } from "../tools/types.js";
+import type { AgentLoopConfig, AgentRunInput, InterruptMode } from "./types.js";
 
 export type Step =
   | { text: string; chunks?: string[] }

@@ -1,7 +1,7 @@
 // Answers extension dialogs (protocol.md §8) with the host's handler: select / confirm /
 // input / editor get one `extension_ui_response`; a `cancel` request aborts the handler's
 // signal and suppresses the answer. Fire-and-forget requests are left to event listeners.
-import type { ExtensionUiRequest } from "../../protocol/index.js";
+import type { ExtensionUiRequest } from "../protocol/index.js";
 import type { UiAnswer, UiDialogRequest, UiRequestHandler } from "./types.js";
 
 const DIALOGS: ReadonlySet<string> = new Set(["select", "confirm", "input", "editor"]);

@@ -7,8 +7,8 @@ import type {
   RpcCommandType,
   RpcHostToolDefinition,
   RpcResponseData,
-} from "../../protocol/index.js";
-import type { AgentToolResult } from "../../shared/types.js";
+} from "../protocol/index.js";
+import type { AgentToolResult } from "../shared/types.js";
 
 /** How to start the agent process. */
 export interface RpcClientOptions {

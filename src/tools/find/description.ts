@@ -1,1 +1,0 @@
-export const FIND_DESCRIPTION = `Find files by glob pattern. A pattern without "/" matches file names anywhere below the search path (e.g. "*.ts"); a pattern with "/" matches paths relative to it (e.g. "src/**/*.test.ts"). Respects .gitignore; hidden files are included. Returns paths relative to the search path, sorted, at most limit (default 1000) and 50KB.`;

@@ -1,1 +1,0 @@
-export const LS_DESCRIPTION = `List a directory's entries, sorted alphabetically (case-insensitive), with "/" after directory names. Dotfiles are included. Defaults to the working directory; at most limit entries (default 500).`;

@@ -1,1 +1,0 @@
-export const WRITE_DESCRIPTION = `Write content to a file. Creates the file if it does not exist and overwrites it entirely if it does; parent directories are created as needed. Prefer edit for changing part of an existing file.`;
