@@ -1,12 +1,7 @@
 // Every inbound command (protocol.md §3, pi dialect §12.1, pith extras) as a TypeBox schema.
 // Each variant's doc comment says what answers it. Extra fields are ignored (objects stay open).
 import Type, { type Static, type TSchema } from "typebox";
-import {
-  ImageContentSchema,
-  RecordSchema,
-  ThinkingLevelInputSchema,
-  literals,
-} from "./content.js";
+import { ImageContentSchema, ThinkingLevelInputSchema, literals } from "../shared/schema/index.js";
 
 /** A readable request id: echoed verbatim in the response. */
 export const RpcIdSchema = Type.Union([Type.String(), Type.Number()]);
@@ -18,14 +13,6 @@ function command<T extends string, P extends Record<string, TSchema>>(type: T, p
 
 const Images = Type.Optional(Type.Array(ImageContentSchema));
 const QueueMode = literals(["all", "one-at-a-time"]);
-
-export const RpcHostToolDefinitionSchema = Type.Object({
-  name: Type.String(),
-  label: Type.Optional(Type.String()),
-  description: Type.String(),
-  parameters: RecordSchema,
-  hidden: Type.Optional(Type.Boolean()),
-});
 
 /** One schema per command type, keyed by `type`. */
 export const COMMAND_SCHEMAS = {
@@ -62,8 +49,8 @@ export const COMMAND_SCHEMAS = {
   /** Answered with `{toolNames}` once the host tools are registered. */
   set_host_tools: command(
     "set_host_tools",
-    // Each definition is checked by the handler so that errors use the exact wording of
-    // protocol.md §3.10 ("Host tool at index <i> must provide a non-empty name", ...).
+    // Each definition is checked by normalizeHostToolDefinitions (host-tool-definitions.ts) so
+    // that errors use the exact wording of protocol.md §3.10.
     { tools: Type.Array(Type.Unknown({ description: "RpcHostToolDefinition: {name, label?, description, parameters, hidden?}" })) },
     "Replace the host-owned tools.",
   ),
@@ -145,7 +132,6 @@ export function isCommandType(value: unknown): value is RpcCommandType {
 type Schemas = typeof COMMAND_SCHEMAS;
 export type RpcCommandOf<T extends RpcCommandType> = Static<Schemas[T]>;
 export type RpcCommand = { [K in RpcCommandType]: RpcCommandOf<K> }[RpcCommandType];
-export type RpcHostToolDefinition = Static<typeof RpcHostToolDefinitionSchema>;
 
 export const RpcCommandSchema = Type.Union(Object.values(COMMAND_SCHEMAS) as TSchema[], {
   description: "Any command; exactly one response answers it (prompt may add a late error response).",

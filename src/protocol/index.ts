@@ -1,8 +1,8 @@
 // The wire contract: schemas, static types, the inbound validator and versions.
-export * from "./content.js";
+export * from "../shared/schema/index.js";
 export * from "./commands.js";
+export * from "./host-tool-definitions.js";
 export * from "./inbound.js";
-export * from "./events.js";
 export * from "./responses.js";
 export * from "./outbound.js";
 export * from "./validate.js";

@@ -1,15 +1,16 @@
 // Builds the published JSON Schema document (schema/rpc.schema.json) from the TypeBox definitions.
 // Named shapes go to `$defs` once; every other occurrence becomes a `$ref`.
 import type { TSchema } from "typebox";
-import * as content from "./content.js";
-import { COMMAND_SCHEMAS, RpcCommandSchema, RpcHostToolDefinitionSchema } from "./commands.js";
+import * as content from "../shared/schema/index.js";
 import {
   AGENT_EVENT_SCHEMAS,
   AgentEventSchema,
   AssistantUpdateEventSchema,
   SESSION_EVENT_SCHEMAS,
   SessionEventSchema,
-} from "./events.js";
+} from "../shared/schema/index.js";
+import { COMMAND_SCHEMAS, RpcCommandSchema } from "./commands.js";
+import { RpcHostToolDefinitionSchema } from "./host-tool-definitions.js";
 import { ExtensionUiResponseSchema, HostToolResultSchema, HostToolUpdateSchema, InboundFrameSchema } from "./inbound.js";
 import {
   ExtensionErrorSchema,
@@ -20,7 +21,13 @@ import {
   OutboundFrameSchema,
   ReadyFrameSchema,
 } from "./outbound.js";
-import { RpcResponseSchema, RpcSessionStateSchema, SlashCommandInfoSchema } from "./responses.js";
+import {
+  BashResultSchema,
+  RpcResponseSchema,
+  RpcSessionStateSchema,
+  SessionStatsSchema,
+  SlashCommandInfoSchema,
+} from "./responses.js";
 import { PROTOCOL_VERSION } from "./version.js";
 
 type Json = unknown;
@@ -29,12 +36,11 @@ function namedSchemas(): Array<[string, TSchema]> {
   const commands = Object.entries(COMMAND_SCHEMAS).map(
     ([type, schema]) => [`command_${type}`, schema] as [string, TSchema],
   );
-  const tagOf = (schema: TSchema, key: string) => String((schema as any).properties[key].const);
   const events = [...AGENT_EVENT_SCHEMAS, ...SESSION_EVENT_SCHEMAS].map(
-    (schema) => [`event_${tagOf(schema, "type")}`, schema] as [string, TSchema],
+    (schema): [string, TSchema] => [`event_${schema.properties.type.const}`, schema],
   );
   const uiRequests = EXTENSION_UI_REQUEST_SCHEMAS.map(
-    (schema) => [`ui_request_${tagOf(schema, "method")}`, schema] as [string, TSchema],
+    (schema): [string, TSchema] => [`ui_request_${schema.properties.method.const}`, schema],
   );
   return [
     ["InboundFrame", InboundFrameSchema],
@@ -78,8 +84,8 @@ function namedSchemas(): Array<[string, TSchema]> {
     ["TodoPhase", content.TodoPhaseSchema],
     ["TodoItem", content.TodoItemSchema],
     ["CompactionResult", content.CompactionResultSchema],
-    ["BashResult", content.BashResultSchema],
-    ["SessionStats", content.SessionStatsSchema],
+    ["BashResult", BashResultSchema],
+    ["SessionStats", SessionStatsSchema],
     ["TtsrRule", content.TtsrRuleSchema],
   ];
 }

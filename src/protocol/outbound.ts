@@ -1,10 +1,8 @@
 // Every frame pith writes to stdout (protocol.md §1.8): ready, responses, events, UI and host-tool
 // requests, extension errors.
 import Type, { type Static, type TSchema } from "typebox";
-import type { AgentSessionEvent } from "../shared/types.js";
-import { RecordSchema, literals } from "./content.js";
-import { AGENT_EVENT_SCHEMAS, SESSION_EVENT_SCHEMAS } from "./events.js";
-import { RpcResponseSchema, type RpcResponse } from "./responses.js";
+import { AGENT_EVENT_SCHEMAS, RecordSchema, SESSION_EVENT_SCHEMAS, literals } from "../shared/schema/index.js";
+import { RpcResponseSchema } from "./responses.js";
 
 const Str = Type.String();
 const Opt = Type.Optional;
@@ -77,11 +75,4 @@ export const OutboundFrameSchema = Type.Union(
   { description: "Anything pith writes to stdout." },
 );
 
-export type OutboundFrame =
-  | ReadyFrame
-  | RpcResponse
-  | AgentSessionEvent
-  | ExtensionUiRequest
-  | HostToolCall
-  | HostToolCancel
-  | ExtensionError;
+export type OutboundFrame = Static<typeof OutboundFrameSchema>;

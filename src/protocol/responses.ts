@@ -2,19 +2,46 @@
 import Type, { type Static, type TSchema } from "typebox";
 import {
   AgentMessageSchema,
-  BashResultSchema,
   CompactionResultSchema,
   ModelSchema,
-  SessionStatsSchema,
   ThinkingLevelSchema,
   TodoPhaseSchema,
   literals,
-} from "./content.js";
+} from "../shared/schema/index.js";
 import { RpcIdSchema, type RpcCommandType } from "./commands.js";
 
 const Str = Type.String();
+const Num = Type.Number();
 const Bool = Type.Boolean();
 const Opt = Type.Optional;
+
+/** `bash` answers with this when the command exits. */
+export const BashResultSchema = Type.Object({
+  output: Str,
+  exitCode: Opt(Num),
+  cancelled: Bool,
+  truncated: Bool,
+  totalLines: Num,
+  totalBytes: Num,
+  outputLines: Num,
+  outputBytes: Num,
+  artifactId: Opt(Str),
+  newCwd: Opt(Str),
+  fullOutputPath: Opt(Str),
+});
+/** `get_session_stats` answers with this. */
+export const SessionStatsSchema = Type.Object({
+  sessionFile: Opt(Str),
+  sessionId: Str,
+  userMessages: Num,
+  assistantMessages: Num,
+  toolCalls: Num,
+  toolResults: Num,
+  totalMessages: Num,
+  tokens: Type.Object({ input: Num, output: Num, cacheRead: Num, cacheWrite: Num, total: Num }),
+  premiumRequests: Num,
+  cost: Num,
+});
 
 export const RpcSessionStateSchema = Type.Object({
   model: Opt(ModelSchema),

@@ -1,6 +1,6 @@
 // Boundary validation: one parsed inbound value → a tagged, typed result (protocol.md §1.4).
 import type { TSchema } from "typebox";
-import { Compile, type Validator } from "typebox/compile";
+import { compiled } from "../shared/schema/compiled.js";
 import { COMMAND_SCHEMAS, isCommandType, type RpcCommand, type RpcId } from "./commands.js";
 import {
   ExtensionUiResponseSchema,
@@ -26,20 +26,8 @@ export type InboundResult =
   /** An `extension_ui_response` that cannot match any dialog (bad shape): drop it, never respond. */
   | { kind: "ignored"; type: string; error: string };
 
-const validators = new Map<TSchema, Validator>();
-
-/** Compiles a schema once, on first use. */
-function validatorFor(schema: TSchema): Validator {
-  let validator = validators.get(schema);
-  if (!validator) {
-    validator = Compile(schema);
-    validators.set(schema, validator);
-  }
-  return validator;
-}
-
 function check(schema: TSchema, value: unknown): string | undefined {
-  const validator = validatorFor(schema);
+  const validator = compiled(schema);
   if (validator.Check(value)) return undefined;
   return describeMismatch(schema, value) ?? validator.Errors(value)[0]?.message ?? "invalid frame";
 }

@@ -3,10 +3,15 @@
 // and answers once with `host_tool_result`; abort sends `host_tool_cancel`.
 // The returned tools satisfy the tools layer's Tool contract structurally (rpc does not import
 // tools).
+import {
+  normalizeHostToolDefinitions,
+  type HostToolDefinition,
+  type HostToolResult,
+  type HostToolUpdate,
+} from "../protocol/index.js";
 import { PithError } from "../shared/errors.js";
 import type { AgentToolResult } from "../shared/types.js";
 
-export const HOST_TOOL_NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
 export const HOST_DISCONNECTED = "RPC client disconnected before host tool execution completed";
 export const HOST_TOOL_FAILED = "Host tool execution failed";
 
@@ -16,26 +21,14 @@ export interface HostToolContext {
   onUpdate: (partial: AgentToolResult) => void;
 }
 
-export interface HostTool {
-  name: string;
-  label: string;
-  description: string;
-  parameters: Record<string, unknown>;
+export interface HostTool extends HostToolDefinition {
   concurrency: "shared";
-  hidden: boolean;
   source: "host";
   execute(args: Record<string, unknown>, ctx: HostToolContext): Promise<AgentToolResult>;
 }
 
-export interface HostToolResultFrame {
-  id: string;
-  result: AgentToolResult;
-  isError?: boolean;
-}
-export interface HostToolUpdateFrame {
-  id: string;
-  partialResult: AgentToolResult;
-}
+export type HostToolResultFrame = Omit<HostToolResult, "type">;
+export type HostToolUpdateFrame = Omit<HostToolUpdate, "type">;
 
 export interface HostToolBridgeOptions {
   writeFrame(frame: object): void;
@@ -43,8 +36,8 @@ export interface HostToolBridgeOptions {
 }
 
 export interface HostToolBridge {
-  /** Validates a `set_host_tools` `tools` value; throws PithError with the §3.10 messages. */
-  define(defs: unknown): { tools: HostTool[]; names: string[] };
+  /** Checks a `set_host_tools` `tools` array; throws PithError with the §3.10 messages. */
+  define(defs: readonly unknown[]): { tools: HostTool[]; names: string[] };
   /** Settles call `frame.id`; false (and nothing happens) when the id is unknown or finished. */
   handleResult(frame: HostToolResultFrame): boolean;
   /** Streams a partial result of call `frame.id`; false when the id is unknown or finished. */
@@ -62,37 +55,10 @@ interface PendingCall {
 
 const invalid = (message: string) => new PithError("invalid_request", message);
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-interface NormalizedDef {
-  name: string;
-  label: string;
-  description: string;
-  parameters: Record<string, unknown>;
-  hidden: boolean;
-}
-
-function normalize(def: unknown, index: number): NormalizedDef {
-  const d = isPlainObject(def) ? def : {};
-  const name = typeof d.name === "string" ? d.name.trim() : "";
-  if (!name) throw invalid(`Host tool at index ${index} must provide a non-empty name`);
-  const description = typeof d.description === "string" ? d.description.trim() : "";
-  if (!description) throw invalid(`Host tool "${name}" must provide a non-empty description`);
-  if (!isPlainObject(d.parameters)) throw invalid(`Host tool "${name}" must provide a JSON Schema object`);
-  if (!HOST_TOOL_NAME_RE.test(name)) {
-    throw invalid(`Host tool "${name}" has an invalid name: use letters, digits, _ or - (at most 64)`);
-  }
-  const label = typeof d.label === "string" && d.label.trim() ? d.label.trim() : name;
-  return { name, label, description, parameters: d.parameters, hidden: d.hidden === true };
-}
-
 /** The host's error text: its text blocks joined with "\n" and trimmed, or the default. */
-function errorText(result: AgentToolResult | undefined): string {
-  const blocks = Array.isArray(result?.content) ? result.content : [];
-  const text = blocks
-    .filter((b): b is { type: "text"; text: string } => b?.type === "text" && typeof b.text === "string")
+function errorText(result: AgentToolResult): string {
+  const text = result.content
+    .filter((b) => b.type === "text")
     .map((b) => b.text)
     .join("\n")
     .trim();
@@ -147,17 +113,14 @@ export function createHostToolBridge(options: HostToolBridgeOptions): HostToolBr
   const call = (name: string, args: Record<string, unknown>, ctx: HostToolContext) =>
     disconnected !== undefined ? Promise.reject(new Error(disconnected)) : startCall(options, pending, name, args, ctx);
 
-  function toTool(def: NormalizedDef): HostTool {
+  function toTool(def: HostToolDefinition): HostTool {
     return { ...def, concurrency: "shared", source: "host", execute: (args, ctx) => call(def.name, args, ctx) };
   }
 
   return {
     define(defs) {
-      if (!Array.isArray(defs)) throw invalid("tools must be an array");
-      const normalized = defs.map(normalize);
-      const names = normalized.map((d) => d.name);
-      if (new Set(names).size !== names.length) throw invalid("RPC host tool names must be unique");
-      return { tools: normalized.map(toTool), names };
+      const normalized = normalizeHostToolDefinitions(defs);
+      return { tools: normalized.map(toTool), names: normalized.map((d) => d.name) };
     },
     handleResult(frame) {
       const entry = pending.get(frame.id);

@@ -1,59 +1,65 @@
 // The vocabulary every layer shares: content blocks, messages, usage, models, events.
-// Shapes follow spec/protocol.md §4–§6 exactly; they are what goes on the wire.
+// The TypeBox schemas in ./schema/ are the source (spec/protocol.md §4–§6, what goes on the
+// wire); the types here are their static twins, plus the few helpers every layer uses.
+import type { Static } from "typebox";
+import { EFFORTS as EFFORT_LIST } from "./schema/model.js";
+import type {
+  AgentEventSchema,
+  AgentMessageSchema,
+  AgentSessionEventSchema,
+  AgentToolResultSchema,
+  AssistantContentSchema,
+  AssistantMessageSchema,
+  AssistantUpdateEventSchema,
+  AttributionSchema,
+  BashExecutionMessageSchema,
+  BranchSummaryMessageSchema,
+  CompactionResultSchema,
+  CompactionSummaryMessageSchema,
+  CostSchema,
+  CustomMessageSchema,
+  DeveloperMessageSchema,
+  EffortSchema,
+  ImageContentSchema,
+  ModelCostSchema,
+  ModelSchema,
+  RedactedThinkingContentSchema,
+  SessionEventSchema,
+  StopReasonSchema,
+  TextContentSchema,
+  ThinkingContentSchema,
+  ThinkingLevelInputSchema,
+  ThinkingLevelSchema,
+  TodoItemSchema,
+  TodoPhaseSchema,
+  TodoStatusSchema,
+  ToolCallSchema,
+  ToolResultMessageSchema,
+  TruncationMetaSchema,
+  TtsrRuleSchema,
+  UsageSchema,
+  UserContentSchema,
+  UserMessageSchema,
+} from "./schema/index.js";
+
+export type { ModelApi } from "./schema/model.js";
 
 // ── content blocks (§4.1) ─────────────────────────────────────────────────────
 
-export interface TextContent {
-  type: "text";
-  text: string;
-  textSignature?: string;
-}
-export interface ThinkingContent {
-  type: "thinking";
-  thinking: string;
-  thinkingSignature?: string;
-}
-export interface RedactedThinkingContent {
-  type: "redactedThinking";
-  data: string;
-}
-export interface ImageContent {
-  type: "image";
-  /** base64, no `data:` prefix */
-  data: string;
-  mimeType: string;
-}
-export interface ToolCall {
-  type: "toolCall";
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-  thoughtSignature?: string;
-  intent?: string;
-}
-
-export type UserContent = TextContent | ImageContent;
-export type AssistantContent = TextContent | ThinkingContent | RedactedThinkingContent | ToolCall;
+export type TextContent = Static<typeof TextContentSchema>;
+export type ThinkingContent = Static<typeof ThinkingContentSchema>;
+export type RedactedThinkingContent = Static<typeof RedactedThinkingContentSchema>;
+/** `data` is base64, no `data:` prefix. */
+export type ImageContent = Static<typeof ImageContentSchema>;
+export type ToolCall = Static<typeof ToolCallSchema>;
+export type UserContent = Static<typeof UserContentSchema>;
+export type AssistantContent = Static<typeof AssistantContentSchema>;
 
 // ── usage (§4.2) ──────────────────────────────────────────────────────────────
 
-export interface Cost {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  total: number;
-}
-export interface Usage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  totalTokens: number;
-  premiumRequests?: number;
-  cost: Cost;
-}
-export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+export type Cost = Static<typeof CostSchema>;
+export type Usage = Static<typeof UsageSchema>;
+export type StopReason = Static<typeof StopReasonSchema>;
 
 export function emptyUsage(): Usage {
   return {
@@ -77,149 +83,29 @@ export function emptyAssistantMessage(
 
 // ── models and thinking (§4.3, §4.4) ──────────────────────────────────────────
 
-export type Effort = "minimal" | "low" | "medium" | "high" | "xhigh";
-export type ThinkingLevel = "off" | Effort;
+export type Effort = Static<typeof EffortSchema>;
+export type ThinkingLevel = Static<typeof ThinkingLevelSchema>;
 /** What a host may send; `inherit` resolves to "unset". */
-export type ThinkingLevelInput = ThinkingLevel | "inherit";
-export const EFFORTS: readonly Effort[] = ["minimal", "low", "medium", "high", "xhigh"];
+export type ThinkingLevelInput = Static<typeof ThinkingLevelInputSchema>;
+export const EFFORTS: readonly Effort[] = EFFORT_LIST;
 
-export type ModelApi =
-  | "anthropic-messages"
-  | "openai-completions"
-  | "openai-responses"
-  | "google-generative-ai"
-  | "scripted"
-  | (string & {});
-
-export interface ModelCost {
-  /** USD per million tokens */
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
-
-export interface Model {
-  id: string;
-  name: string;
-  api: ModelApi;
-  provider: string;
-  baseUrl: string;
-  reasoning: boolean;
-  input: ("text" | "image")[];
-  cost: ModelCost;
-  contextWindow: number;
-  maxTokens: number;
-  headers?: Record<string, string>;
-  thinking?: {
-    minLevel: Effort;
-    maxLevel: Effort;
-    mode: "effort" | "budget" | "google-level" | "anthropic-adaptive" | "anthropic-budget-effort";
-  };
-  compat?: Record<string, unknown>;
-}
+/** USD per million tokens. */
+export type ModelCost = Static<typeof ModelCostSchema>;
+export type Model = Static<typeof ModelSchema>;
 
 // ── messages (§5) ─────────────────────────────────────────────────────────────
 
-export type Attribution = "user" | "agent";
-
-export interface UserMessage {
-  role: "user";
-  content: string | UserContent[];
-  synthetic?: boolean;
-  attribution?: Attribution;
-  providerPayload?: Record<string, unknown>;
-  timestamp: number;
-}
-export interface DeveloperMessage {
-  role: "developer";
-  content: string | UserContent[];
-  attribution?: Attribution;
-  providerPayload?: Record<string, unknown>;
-  timestamp: number;
-}
-export interface AssistantMessage {
-  role: "assistant";
-  content: AssistantContent[];
-  api: string;
-  provider: string;
-  model: string;
-  responseId?: string;
-  usage: Usage;
-  stopReason: StopReason;
-  errorMessage?: string;
-  /** Opaque provider state needed to replay this message (e.g. reasoning item ids). */
-  providerPayload?: Record<string, unknown>;
-  timestamp: number;
-  duration?: number;
-  ttft?: number;
-}
-export interface ToolResultMessage {
-  role: "toolResult";
-  toolCallId: string;
-  toolName: string;
-  content: UserContent[];
-  details?: unknown;
-  isError: boolean;
-  isWarning?: boolean;
-  attribution?: Attribution;
-  prunedAt?: number;
-  timestamp: number;
-}
-export interface TruncationMeta {
-  direction: "head" | "tail";
-  truncatedBy: "lines" | "bytes";
-  totalLines: number;
-  totalBytes: number;
-  outputLines: number;
-  outputBytes: number;
-  maxBytes?: number;
-  /** pith extra: where the full output was saved */
-  fullOutputPath?: string;
-}
-export interface BashExecutionMessage {
-  role: "bashExecution";
-  command: string;
-  output: string;
-  exitCode?: number;
-  cancelled: boolean;
-  truncated: boolean;
-  meta?: { truncation?: TruncationMeta };
-  timestamp: number;
-  excludeFromContext?: boolean;
-}
-export interface CustomMessage {
-  role: "custom";
-  customType: string;
-  content: string | UserContent[];
-  display: boolean;
-  details?: unknown;
-  attribution?: Attribution;
-  timestamp: number;
-}
-export interface BranchSummaryMessage {
-  role: "branchSummary";
-  summary: string;
-  fromId: string;
-  timestamp: number;
-}
-export interface CompactionSummaryMessage {
-  role: "compactionSummary";
-  summary: string;
-  shortSummary?: string;
-  tokensBefore: number;
-  timestamp: number;
-}
-
-export type AgentMessage =
-  | UserMessage
-  | DeveloperMessage
-  | AssistantMessage
-  | ToolResultMessage
-  | BashExecutionMessage
-  | CustomMessage
-  | BranchSummaryMessage
-  | CompactionSummaryMessage;
+export type Attribution = Static<typeof AttributionSchema>;
+export type UserMessage = Static<typeof UserMessageSchema>;
+export type DeveloperMessage = Static<typeof DeveloperMessageSchema>;
+export type AssistantMessage = Static<typeof AssistantMessageSchema>;
+export type ToolResultMessage = Static<typeof ToolResultMessageSchema>;
+export type TruncationMeta = Static<typeof TruncationMetaSchema>;
+export type BashExecutionMessage = Static<typeof BashExecutionMessageSchema>;
+export type CustomMessage = Static<typeof CustomMessageSchema>;
+export type BranchSummaryMessage = Static<typeof BranchSummaryMessageSchema>;
+export type CompactionSummaryMessage = Static<typeof CompactionSummaryMessageSchema>;
+export type AgentMessage = Static<typeof AgentMessageSchema>;
 
 /** The last assistant message in `messages`, if any. */
 export function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {
@@ -233,118 +119,29 @@ export function lastAssistant(messages: readonly AgentMessage[]): AssistantMessa
 /** What the provider layer accepts: the LLM-facing projection of AgentMessage. */
 export type LlmMessage = UserMessage | DeveloperMessage | AssistantMessage | ToolResultMessage;
 
-// ── tool results (§4.9) ───────────────────────────────────────────────────────
+// ── tool results, todos, compaction, stream rules (§4.5–§4.9) ─────────────────
 
-export interface AgentToolResult {
-  content: UserContent[];
-  details?: unknown;
-  isWarning?: boolean;
-}
-
-// ── todos (§4.5) ──────────────────────────────────────────────────────────────
-
-export type TodoStatus = "pending" | "in_progress" | "completed" | "abandoned";
-export interface TodoItem {
-  id: string;
-  content: string;
-  status: TodoStatus;
-  notes?: string;
-  details?: string;
-}
-export interface TodoPhase {
-  id: string;
-  name: string;
-  tasks: TodoItem[];
-}
+export type AgentToolResult = Static<typeof AgentToolResultSchema>;
+export type TodoStatus = Static<typeof TodoStatusSchema>;
+export type TodoItem = Static<typeof TodoItemSchema>;
+export type TodoPhase = Static<typeof TodoPhaseSchema>;
+export type CompactionResult = Static<typeof CompactionResultSchema>;
+export type TtsrRule = Static<typeof TtsrRuleSchema>;
 
 // ── assistant stream events (§6.3) ────────────────────────────────────────────
 
+/** The nine subtypes that may appear inside `message_update`. */
+export type AssistantUpdateEvent = Static<typeof AssistantUpdateEventSchema>;
+
+/** A provider stream: `start`, the update events, then exactly one `done` or `error`. */
 export type AssistantMessageEvent =
   | { type: "start"; partial: AssistantMessage }
-  | { type: "text_start"; contentIndex: number; partial: AssistantMessage }
-  | { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
-  | { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
-  | { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
-  | { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
-  | { type: "thinking_end"; contentIndex: number; content: string; partial: AssistantMessage }
-  | { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
-  | { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
-  | { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
+  | AssistantUpdateEvent
   | { type: "done"; reason: "stop" | "length" | "toolUse"; message: AssistantMessage }
   | { type: "error"; reason: "aborted" | "error"; error: AssistantMessage };
 
-/** The nine subtypes that may appear inside `message_update`. */
-export type AssistantUpdateEvent = Exclude<AssistantMessageEvent, { type: "start" | "done" | "error" }>;
+// ── agent and session events (§6.1, §6.5) ─────────────────────────────────────
 
-// ── agent events (§6.1) ───────────────────────────────────────────────────────
-
-export type AgentEvent =
-  | { type: "agent_start" }
-  | { type: "agent_end"; messages: AgentMessage[] }
-  | { type: "turn_start" }
-  | { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage[] }
-  | { type: "message_start"; message: AgentMessage }
-  | { type: "message_update"; message: AssistantMessage; assistantMessageEvent: AssistantUpdateEvent }
-  | { type: "message_end"; message: AgentMessage }
-  | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown>; intent?: string }
-  | {
-      type: "tool_execution_update";
-      toolCallId: string;
-      toolName: string;
-      args: Record<string, unknown>;
-      partialResult: AgentToolResult;
-    }
-  | {
-      type: "tool_execution_end";
-      toolCallId: string;
-      toolName: string;
-      result: AgentToolResult;
-      isError: boolean;
-      isWarning?: boolean;
-    };
-
-export interface CompactionResult {
-  summary: string;
-  shortSummary?: string;
-  firstKeptEntryId: string;
-  tokensBefore: number;
-  details?: unknown;
-  preserveData?: Record<string, unknown>;
-}
-
-export interface TtsrRule {
-  name: string;
-  path: string;
-  content: string;
-  globs?: string[];
-  alwaysApply?: boolean;
-  description?: string;
-  condition?: string[];
-  scope?: string[];
-  interruptMode?: "never" | "prose-only" | "tool-only" | "always";
-  _source: { provider: string; providerName: string; path: string; level: "user" | "project" | "native" };
-}
-
-export type SessionEvent =
-  | { type: "auto_compaction_start"; reason: "threshold" | "overflow" | "idle"; action: "context-full" | "handoff" }
-  | {
-      type: "auto_compaction_end";
-      action: "context-full" | "handoff";
-      result?: CompactionResult;
-      aborted: boolean;
-      willRetry: boolean;
-      errorMessage?: string;
-      skipped?: boolean;
-    }
-  | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
-  | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
-  | { type: "ttsr_triggered"; rules: TtsrRule[] }
-  | {
-      type: "todo_reminder";
-      todos: Array<{ id: string; content: string; status: "pending" | "in_progress" }>;
-      attempt: number;
-      maxAttempts: number;
-    }
-  | { type: "todo_auto_clear" };
-
-export type AgentSessionEvent = AgentEvent | SessionEvent;
+export type AgentEvent = Static<typeof AgentEventSchema>;
+export type SessionEvent = Static<typeof SessionEventSchema>;
+export type AgentSessionEvent = Static<typeof AgentSessionEventSchema>;

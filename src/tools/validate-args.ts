@@ -1,27 +1,15 @@
 // Argument validation against a tool's JSON Schema (compiled once per schema object), with
 // light coercion of stringified numbers, booleans and JSON values first (engine §2.7).
-import { Compile } from "typebox/compile";
+import { compiled } from "../shared/schema/compiled.js";
 
-type Validator = ReturnType<typeof Compile>;
 type Schema = Record<string, unknown>;
-
-const cache = new WeakMap<object, Validator>();
-
-function validatorFor(schema: Schema): Validator {
-  let v = cache.get(schema);
-  if (!v) {
-    v = Compile(schema as never);
-    cache.set(schema, v);
-  }
-  return v;
-}
 
 export type ValidationOutcome = { ok: true; value: unknown } | { ok: false; errors: string[] };
 
 /** Coerces then validates; on failure returns one `<path>: <message>` line per problem. */
 export function validateArgs(schema: Schema, args: unknown): ValidationOutcome {
   const value = coerce(schema, args ?? {});
-  const v = validatorFor(schema);
+  const v = compiled(schema);
   if (v.Check(value)) return { ok: true, value };
   const lines: string[] = [];
   for (const e of v.Errors(value) as Iterable<{ keyword: string; instancePath: string; message: string; params?: Record<string, unknown> }>) {
@@ -86,7 +74,7 @@ export function coerce(schema: Schema, value: unknown): unknown {
 function coerceAnyOf(options: Schema[], value: unknown): unknown {
   for (const opt of options) {
     const c = coerce(opt, value);
-    if (validatorFor(opt).Check(c)) return c;
+    if (compiled(opt).Check(c)) return c;
   }
   return value;
 }

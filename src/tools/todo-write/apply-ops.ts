@@ -1,24 +1,6 @@
 // Applying todo_write ops to a todo list (engine §3.9): ids, op errors, in-progress normalisation.
-import type { TodoItem, TodoPhase, TodoStatus } from "../../shared/types.js";
-
-export interface TaskInput {
-  content: string;
-  status?: TodoStatus;
-  details?: string;
-  notes?: string;
-}
-export interface TodoOp {
-  op: "replace" | "add_phase" | "add_task" | "update" | "remove_task";
-  phases?: { name: string; tasks?: TaskInput[] }[];
-  name?: string;
-  tasks?: TaskInput[];
-  phase?: string;
-  id?: string;
-  content?: string;
-  status?: TodoStatus;
-  details?: string;
-  notes?: string;
-}
+import type { TodoItem, TodoPhase } from "../../shared/types.js";
+import type { TaskInput, TodoOp } from "./params.js";
 
 function maxSuffix(ids: string[], prefix: string): number {
   let max = 0;

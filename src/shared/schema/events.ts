@@ -1,16 +1,10 @@
-// The outbound event stream (protocol.md §6): agent events and session events, as in src/shared/types.ts.
+// The event stream (protocol.md §6): agent events and session events, each with a one-line
+// description that the published JSON Schema carries.
 import Type, { type TSchema } from "typebox";
-import {
-  AgentMessageSchema,
-  AgentToolResultSchema,
-  AssistantMessageSchema,
-  CompactionResultSchema,
-  RecordSchema,
-  ToolCallSchema,
-  ToolResultMessageSchema,
-  TtsrRuleSchema,
-  literals,
-} from "./content.js";
+import { ToolCallSchema } from "./content.js";
+import { AgentMessageSchema, AssistantMessageSchema, ToolResultMessageSchema } from "./messages.js";
+import { RecordSchema, literals } from "./primitives.js";
+import { AgentToolResultSchema, CompactionResultSchema, TtsrRuleSchema } from "./results.js";
 
 const Num = Type.Number();
 const Str = Type.String();

@@ -1,0 +1,48 @@
+// Models and thinking levels (protocol.md §4.3, §4.4).
+import Type from "typebox";
+import { COST_FIELDS } from "./content.js";
+import { RecordSchema, literals } from "./primitives.js";
+
+const Str = Type.String();
+const Num = Type.Number();
+const Opt = Type.Optional;
+
+/** The reasoning efforts, weakest first. */
+export const EFFORTS = ["minimal", "low", "medium", "high", "xhigh"] as const;
+export const EffortSchema = literals(EFFORTS);
+export const ThinkingLevelSchema = literals(["off", ...EFFORTS]);
+/** What a host may send; `inherit` resolves to "unset". */
+export const ThinkingLevelInputSchema = literals(["inherit", "off", ...EFFORTS]);
+
+/** The wire api of a model: the known ones complete in editors, any string is accepted. */
+export type ModelApi =
+  | "anthropic-messages"
+  | "openai-completions"
+  | "openai-responses"
+  | "google-generative-ai"
+  | "scripted"
+  | (string & {});
+
+export const ModelCostSchema = Type.Object(COST_FIELDS, { description: "USD per million tokens" });
+
+export const ModelSchema = Type.Object({
+  id: Str,
+  name: Str,
+  api: Type.Unsafe<ModelApi>(Str),
+  provider: Str,
+  baseUrl: Str,
+  reasoning: Type.Boolean(),
+  input: Type.Array(literals(["text", "image"])),
+  cost: ModelCostSchema,
+  contextWindow: Num,
+  maxTokens: Num,
+  headers: Opt(Type.Record(Type.String(), Type.String())),
+  thinking: Opt(
+    Type.Object({
+      minLevel: EffortSchema,
+      maxLevel: EffortSchema,
+      mode: literals(["effort", "budget", "google-level", "anthropic-adaptive", "anthropic-budget-effort"]),
+    }),
+  ),
+  compat: Opt(RecordSchema),
+});
