@@ -1,7 +1,7 @@
 // The wire half of the host client: process lifecycle, LF framing, `req_<n>` correlation,
-// typed event subscription and clean shutdown. RpcClient adds one method per command on top.
+// typed event subscription and clean shutdown. RpcCommands adds one method per command on top.
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import type { RpcCommandType, RpcResponseData } from "../protocol/index.js";
+import type { OutboundFrame, RpcCommandType, RpcResponseData } from "../protocol/index.js";
 import { RpcClientError, RpcError } from "./errors.js";
 import { JsonlLineSplitter, type LineItem } from "../transport/jsonl-reader.js";
 import { parseFrameLine } from "./frame-line.js";
@@ -224,8 +224,8 @@ export class RpcConnection {
     return info;
   }
 
-  /** Subclass hook: sees every frame before listeners do. */
-  protected handleFrame(_frame: AnyFrame): void {}
+  /** Subclass hook: sees every frame before listeners do (typed as the protocol says, like `on`). */
+  protected handleFrame(_frame: OutboundFrame): void {}
 
   /** Subclass hook: the process has exited. */
   protected handleExit(): void {}
@@ -249,7 +249,8 @@ export class RpcConnection {
     if (!frame) return;
     if (frame.type === "ready" && typeof frame.version === "string") this.version = frame.version;
     if (frame.type === "response") this.settle(frame);
-    this.guard(() => this.handleFrame(frame));
+    // Not validated: the client trusts the agent's frames to match the protocol types.
+    this.guard(() => this.handleFrame(frame as OutboundFrame));
     for (const handler of [...(this.listeners.get(frame.type) ?? [])]) this.guard(() => handler(frame));
     for (const handler of [...this.anyListeners]) this.guard(() => handler(frame));
   }

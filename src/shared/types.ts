@@ -1,8 +1,9 @@
 // The vocabulary every layer shares: content blocks, messages, usage, models, events.
 // The TypeBox schemas in ./schema/ are the source (spec/protocol.md §4–§6, what goes on the
 // wire); the types here are their static twins, plus the few helpers every layer uses.
+// The schema imports are type-only: loading this module (lazily loaded chunks do) builds no
+// schema.
 import type { Static } from "typebox";
-import { EFFORTS as EFFORT_LIST } from "./schema/model.js";
 import type {
   AgentEventSchema,
   AgentMessageSchema,
@@ -87,7 +88,8 @@ export type Effort = Static<typeof EffortSchema>;
 export type ThinkingLevel = Static<typeof ThinkingLevelSchema>;
 /** What a host may send; `inherit` resolves to "unset". */
 export type ThinkingLevelInput = Static<typeof ThinkingLevelInputSchema>;
-export const EFFORTS: readonly Effort[] = EFFORT_LIST;
+/** The reasoning efforts, weakest first: `EffortSchema`'s values (types.test.ts checks). */
+export const EFFORTS: readonly Effort[] = ["minimal", "low", "medium", "high", "xhigh"];
 
 /** USD per million tokens. */
 export type ModelCost = Static<typeof ModelCostSchema>;

@@ -7,12 +7,11 @@ const Str = Type.String();
 const Num = Type.Number();
 const Opt = Type.Optional;
 
-/** The reasoning efforts, weakest first. */
-export const EFFORTS = ["minimal", "low", "medium", "high", "xhigh"] as const;
-export const EffortSchema = literals(EFFORTS);
-export const ThinkingLevelSchema = literals(["off", ...EFFORTS]);
+/** The reasoning efforts, weakest first (`EFFORTS` in ../types.ts lists them at runtime). */
+export const EffortSchema = literals(["minimal", "low", "medium", "high", "xhigh"]);
+export const ThinkingLevelSchema = literals(["off", "minimal", "low", "medium", "high", "xhigh"]);
 /** What a host may send; `inherit` resolves to "unset". */
-export const ThinkingLevelInputSchema = literals(["inherit", "off", ...EFFORTS]);
+export const ThinkingLevelInputSchema = literals(["inherit", "off", "minimal", "low", "medium", "high", "xhigh"]);
 
 /** The wire api of a model: the known ones complete in editors, any string is accepted. */
 export type ModelApi =
