@@ -1,5 +1,5 @@
 // The client has exactly one method per protocol command (the type-level twin is
-// `RpcClient implements CommandMethods` in rpc-client.ts).
+// `RpcCommands implements CommandMethods` in command-methods.ts, which RpcClient extends).
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { COMMAND_TYPES, type RpcResponseData } from "../protocol/index.js";
 import { RpcClient } from "./rpc-client.js";

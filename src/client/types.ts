@@ -85,8 +85,9 @@ export type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `$
 export type CommandParams<T extends RpcCommandType> = Omit<RpcCommandOf<T>, "id" | "type">;
 
 /**
- * One method per command type, resolving with that command's `data`. `RpcClient implements`
- * this, so a command added to the protocol without a client method fails the typecheck.
+ * One method per command type, resolving with that command's `data`. `RpcCommands` (the base
+ * of RpcClient) implements this, so a command added to the protocol without a client method
+ * fails the typecheck.
  */
 export type CommandMethods = {
   [K in RpcCommandType as CamelCase<K>]: (...args: any[]) => Promise<RpcResponseData<K>>;
