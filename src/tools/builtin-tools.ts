@@ -10,7 +10,7 @@ import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
 import { createReadTool } from "./read/index.js";
 import { createMemoryTodoStore, createTodoWriteTool, type TodoStore } from "./todo-write/index.js";
 import type { Tool } from "./types.js";
-import { createWriteTool } from "./write/index.js";
+import { createWriteTool, type WriteGuard } from "./write/index.js";
 
 export const BUILTIN_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls", "todo_write"] as const;
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
@@ -29,6 +29,8 @@ export interface BuiltinToolsOptions {
   rgPath?: string | null;
   /** The session's todo list; default: an in-memory list. */
   todos?: TodoStore;
+  /** Under a sandbox: the guard edit and write call before writing (see WriteGuard). */
+  guardWrite?: WriteGuard;
 }
 
 /** Every built-in tool, in BUILTIN_TOOL_NAMES order. `cwd` is the default the session passes in ctx. */
@@ -38,8 +40,8 @@ export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
   return [
     createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true) }),
     createBashTool({ exec: opts.exec ?? createNodeExecOps(), tempDir: opts.tempDir ?? tmpdir() }),
-    createEditTool({ fs }),
-    createWriteTool({ fs }),
+    createEditTool({ fs, guardWrite: opts.guardWrite }),
+    createWriteTool({ fs, guardWrite: opts.guardWrite }),
     createGrepTool({ fs, rgPath }),
     createFindTool({ fs, rgPath }),
     createLsTool({ fs }),

@@ -67,3 +67,22 @@ describe("edit", () => {
     expect(file("quotes.txt")).toBe("bye\n");
   });
 });
+
+describe("edit with a guard (the sandbox sets one)", () => {
+  it("edits the path the guard returns; a refusal is the tool's error and the file is untouched", async () => {
+    const guarded = createEditTool({
+      fs: createNodeFsOps(),
+      guardWrite: async (abs) => {
+        if (abs.endsWith("dup.ts")) throw new Error("outside the writable roots");
+        return abs;
+      },
+    });
+    const ok = await runTool(guarded, { path: "a.ts", oldText: "const b = 2;", newText: "const b = 20;" }, makeCtx(tmp.dir));
+    expect(ok.isError).toBe(false);
+    expect(file("a.ts")).toContain("const b = 20;");
+    const no = await runTool(guarded, { path: "dup.ts", oldText: "x();\nx();", newText: "y();" }, makeCtx(tmp.dir));
+    expect(no).toMatchObject({ isError: true });
+    expect(textOf(no.result)).toBe("outside the writable roots");
+    expect(file("dup.ts")).toBe("x();\nx();\n");
+  });
+});

@@ -4,6 +4,7 @@ import type { FsOps } from "../ops/fs-ops.js";
 import { resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
+import type { WriteGuard } from "../write/index.js";
 import { findUnique } from "./match.js";
 
 const EDIT_DESCRIPTION = `Edit a file by exact text replacement. oldText must match the file exactly, including whitespace and newlines, and must occur exactly once: include enough surrounding lines to make it unique. To make several changes to one file in one call, pass edits: [{oldText, newText}, ...]; each oldText is matched against the original file and the edits must not overlap. Read the file first. Use write to create new files.`;
@@ -72,7 +73,7 @@ function applySpans(content: string, spans: Span[]): string {
   return out;
 }
 
-export function createEditTool(opts: { fs: FsOps }): Tool<EditArgs> {
+export function createEditTool(opts: { fs: FsOps; guardWrite?: WriteGuard }): Tool<EditArgs> {
   return {
     name: "edit",
     label: "Edit",
@@ -83,7 +84,7 @@ export function createEditTool(opts: { fs: FsOps }): Tool<EditArgs> {
     source: "builtin",
     async execute(args, ctx) {
       const edits = editsOf(args);
-      const abs = resolveToolPath(args.path, ctx.cwd);
+      const abs = opts.guardWrite ? await opts.guardWrite(resolveToolPath(args.path, ctx.cwd)) : resolveToolPath(args.path, ctx.cwd);
       const st = await opts.fs.stat(abs);
       if (!st || !st.isFile) throw new Error(st ? `Not a file: ${args.path}` : `File not found: ${args.path}`);
       const raw = (await opts.fs.readFile(abs)).toString("utf8");

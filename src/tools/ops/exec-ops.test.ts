@@ -29,3 +29,21 @@ describe("exec ops", () => {
     expect(await createNodeExecOps().exec("echo x", { cwd: "/", signal: ac.signal, onData: () => {} })).toEqual({ exitCode: null, aborted: true, timedOut: false });
   });
 });
+
+describe("exec ops with a wrapCommand hook (the sandbox sets one)", () => {
+  it("spawns the rewritten line, in the command's cwd, with the usual env and group handling", async () => {
+    const seen: { line: { file: string; args: string[] }; cwd: string }[] = [];
+    const ops = createNodeExecOps({
+      shell: "/bin/sh",
+      wrapCommand: (line, cwd) => {
+        seen.push({ line, cwd });
+        return { file: "/bin/sh", args: ["-c", 'echo wrapped "$@"; exec "$0" "$@"', line.file, ...line.args] };
+      },
+    });
+    const chunks: Buffer[] = [];
+    const res = await ops.exec("echo in $PITH_T; pwd", { cwd: "/tmp", env: { PITH_T: "v" }, onData: (c) => chunks.push(c) });
+    expect(res).toEqual({ exitCode: 0, aborted: false, timedOut: false });
+    expect(seen).toEqual([{ line: { file: "env", args: ["PITH_T=v", "/bin/sh", "-c", "echo in $PITH_T; pwd"] }, cwd: "/tmp" }]);
+    expect(Buffer.concat(chunks).toString()).toBe("wrapped PITH_T=v /bin/sh -c echo in $PITH_T; pwd\nin v\n/tmp\n");
+  });
+});

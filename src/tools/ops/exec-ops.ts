@@ -35,6 +35,18 @@ export interface NodeExecOptions {
   killGraceMs?: number;
   /** After the shell exits, how long to wait for pipes held by background children. Default 200 ms. */
   drainMs?: number;
+  /**
+   * Rewrites the command line just before it is spawned (the sandbox sets this: the line runs
+   * inside bubblewrap). Receives the line and the command's cwd; the process group, abort and
+   * timeout handling stay the same.
+   */
+  wrapCommand?: (line: CommandLine, cwd: string) => CommandLine;
+}
+
+/** A program and its arguments. */
+export interface CommandLine {
+  file: string;
+  args: string[];
 }
 
 /** Environment overrides that keep commands from waiting for a terminal. */
@@ -60,7 +72,7 @@ export function createNodeExecOps(options: NodeExecOptions = {}): ExecOps {
   const grace = options.killGraceMs ?? 2000;
   const drain = options.drainMs ?? 200;
   return {
-    exec: (command, opts) => runInGroup(shell, command, opts, { grace, drain, baseEnv: options.env }),
+    exec: (command, opts) => runInGroup(shell, command, opts, { grace, drain, baseEnv: options.env, wrap: options.wrapCommand }),
   };
 }
 
@@ -68,6 +80,7 @@ interface RunConfig {
   grace: number;
   drain: number;
   baseEnv?: Record<string, string | undefined>;
+  wrap?: NodeExecOptions["wrapCommand"];
 }
 
 /** Without a base env the parent's is inherited, and extra variables go through `env(1)`. */
@@ -81,7 +94,9 @@ function commandLine(shell: string, command: string, base: RunConfig["baseEnv"],
 function runInGroup(shell: string, command: string, opts: ExecOptions, cfg: RunConfig): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return resolve({ exitCode: null, aborted: true, timedOut: false });
-    const { file, args, env } = commandLine(shell, command, cfg.baseEnv, opts.env);
+    const line = commandLine(shell, command, cfg.baseEnv, opts.env);
+    const { file, args } = cfg.wrap ? cfg.wrap({ file: line.file, args: line.args }, opts.cwd) : line;
+    const env = line.env;
     const child = spawn(file, args, { cwd: opts.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env });
     const pid = child.pid;
     if (pid !== undefined) registerProcessGroup(pid);

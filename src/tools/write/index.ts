@@ -14,7 +14,16 @@ const WriteParams = Type.Object({
 });
 export type WriteArgs = Static<typeof WriteParams>;
 
-export function createWriteTool(opts: { fs: FsOps }): Tool<WriteArgs> {
+export interface WriteToolOptions {
+  fs: FsOps;
+  /** Set under a sandbox: judges the resolved path and returns where to write, or throws saying why not. */
+  guardWrite?: WriteGuard;
+}
+
+/** The path the tool resolved → the physical path to write (symlinks followed), or throws. */
+export type WriteGuard = (absPath: string) => Promise<string>;
+
+export function createWriteTool(opts: WriteToolOptions): Tool<WriteArgs> {
   return {
     name: "write",
     label: "Write",
@@ -23,7 +32,7 @@ export function createWriteTool(opts: { fs: FsOps }): Tool<WriteArgs> {
     concurrency: "exclusive",
     source: "builtin",
     async execute(args, ctx) {
-      const abs = resolveToolPath(args.path, ctx.cwd);
+      const abs = opts.guardWrite ? await opts.guardWrite(resolveToolPath(args.path, ctx.cwd)) : resolveToolPath(args.path, ctx.cwd);
       const st = await opts.fs.stat(abs);
       if (st?.isDirectory) throw new Error(`Path is a directory: ${args.path}`);
       await opts.fs.mkdir(dirname(abs));

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeFsOps } from "../ops/fs-ops.js";
@@ -28,5 +28,27 @@ describe("write", () => {
     expect(textOf((await runTool(tool, { path: "d", content: "" }, makeCtx(tmp.dir))).result)).toBe("Path is a directory: d");
     const bad = await runTool(tool, { path: "f" }, makeCtx(tmp.dir));
     expect(textOf(bad.result)).toContain("  - content: must have required property 'content'");
+  });
+});
+
+describe("write with a guard (the sandbox sets one)", () => {
+  it("writes where the guard says, and a refusal is the tool's error with nothing written", async () => {
+    const seen: string[] = [];
+    const guarded = createWriteTool({
+      fs: createNodeFsOps(),
+      guardWrite: async (abs) => {
+        seen.push(abs);
+        if (abs.endsWith("secret.txt")) throw new Error(`refused: ${abs}`);
+        return join(tmp.dir, "redirected.txt");
+      },
+    });
+    const ok = await runTool(guarded, { path: "a.txt", content: "x" }, makeCtx(tmp.dir));
+    expect(ok.isError).toBe(false);
+    expect(readFileSync(join(tmp.dir, "redirected.txt"), "utf8")).toBe("x");
+    const no = await runTool(guarded, { path: "secret.txt", content: "x" }, makeCtx(tmp.dir));
+    expect(no.isError).toBe(true);
+    expect(textOf(no.result)).toBe(`refused: ${join(tmp.dir, "secret.txt")}`);
+    expect(existsSync(join(tmp.dir, "secret.txt"))).toBe(false);
+    expect(seen).toEqual([join(tmp.dir, "a.txt"), join(tmp.dir, "secret.txt")]);
   });
 });
