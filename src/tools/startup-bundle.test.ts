@@ -21,14 +21,31 @@ const LAZY = [
   "node_modules/ignore/",
 ];
 
+/** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */
+const NEVER_EAGER = ["node_modules/@modelcontextprotocol/sdk/", "src/mcp/open-client.ts", "src/mcp/stdio-transport.ts"];
+
+/** Inputs of the eager closure of a bundle, and of the whole bundle. */
+async function split(outdir: string, entry?: string): Promise<{ eager: string[]; all: string[] }> {
+  const { meta, eagerOutputs } = await startupBundle(outdir, entry);
+  return { eager: eagerOutputs.flatMap((out) => Object.keys(meta.outputs[out].inputs)), all: Object.keys(meta.inputs) };
+}
+
 describe("startup bundle", () => {
   it("keeps compaction, HTML export, TTSR matching, search and diff out of the eager closure", async () => {
-    const { meta, eagerOutputs } = await startupBundle("/tmp/pith-startup-bundle-test");
-    const eager = eagerOutputs.flatMap((out) => Object.keys(meta.outputs[out].inputs));
-    const all = Object.keys(meta.inputs);
+    const { eager, all } = await split("/tmp/pith-startup-bundle-test");
     for (const lazy of LAZY) {
       expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
       expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
+    }
+    for (const lazy of NEVER_EAGER) expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
+  });
+
+  it("importing the MCP layer does not load the MCP SDK: only the first connection does", async () => {
+    const { eager, all } = await split("/tmp/pith-startup-bundle-mcp", "src/mcp/index.ts");
+    expect(eager).toContain("src/mcp/manager.ts");
+    for (const lazy of NEVER_EAGER) {
+      expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
+      expect(eager.filter((i) => i.includes(lazy)), `${lazy} is loaded with src/mcp/index.ts`).toEqual([]);
     }
   });
 });

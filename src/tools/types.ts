@@ -22,8 +22,8 @@ export interface Tool<Args = any> {
   nonAbortable?: boolean;
   /** Registered but not offered to the model unless activated. */
   hidden?: boolean;
-  /** Where the tool came from; host tools are not wrapped by output truncation. */
-  source?: "builtin" | "extension" | "host";
+  /** Where the tool came from; only built-ins are wrapped by output truncation. */
+  source?: "builtin" | "extension" | "host" | "mcp";
   /** Resolves to the result or throws; a thrown error becomes an `isError` result. */
   execute(args: Args, ctx: ToolContext): Promise<AgentToolResult>;
 }

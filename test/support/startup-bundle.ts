@@ -1,6 +1,7 @@
 // What V8 parses at startup: the esbuild metafile of the CLI bundle and the static import
 // closure of its entry (lazy `import()` chunks excluded). Shared by the startup-bundle test
-// and bench/startup-trace.ts.
+// and bench/startup-trace.ts. Another entry (a layer's index.ts) shows what importing that
+// layer costs before its lazy parts are used.
 import { build, type Metafile } from "esbuild";
 
 export interface StartupBundle {
@@ -9,9 +10,10 @@ export interface StartupBundle {
   eagerOutputs: string[];
 }
 
-export async function startupBundle(outdir: string): Promise<StartupBundle> {
+/** Bundles `entry` (default the CLI) as the build does, code-split at every `import()`. */
+export async function startupBundle(outdir: string, entryPoint = "src/cli/main.ts"): Promise<StartupBundle> {
   const result = await build({
-    entryPoints: { cli: "src/cli/main.ts" },
+    entryPoints: { cli: entryPoint },
     bundle: true,
     platform: "node",
     target: "node20",
