@@ -6,8 +6,10 @@
 //      `{plans, notices}`; write the notices to stderr.
 //   2. `new McpManager({cwd, env, timeouts, log})`, then `manager.setServers(plans)`: servers
 //      connect in the background.
-//   3. Before a prompt's first model request: `await manager.waitForStartup(signal)`; before
-//      each model request: `manager.tools()` (cheap; compare `manager.version`).
+//   3. Before a prompt's first model request: `await manager.waitForStartup(signal)`, then
+//      `manager.retryFailed()` (background reconnects, at most once a minute per server; the
+//      prompt does not wait for them). Before each model request: `manager.tools()` (cheap;
+//      the same array until `manager.version` changes).
 //   4. `get_mcp_servers` → `{servers: manager.servers()}`; `set_mcp_servers {servers}` →
 //      `serverMapProblems(servers, "set_mcp_servers", env)` (refuse when not empty), then
 //      `resolveServers({... host: servers})` and `manager.setServers(plans)`.

@@ -37,6 +37,11 @@ describe("servers that are not started", () => {
       { name: "repo", source: "mcp-json", status: "disabled", error: expect.stringContaining('add "repo" to mcp.projectServers'), tools: [] },
     ]);
     expect(manager.tools()).toEqual([]);
+    manager.setServers([
+      { name: "twice", source: "global", disabled: "first" },
+      { name: "twice", source: "host", disabled: "second" },
+    ]);
+    expect(manager.servers()).toEqual([{ name: "twice", source: "host", status: "disabled", error: "second", tools: [] }]);
     expect(opened).toEqual([]);
   });
 });
@@ -48,12 +53,12 @@ describe("setServers", () => {
     await manager.waitForStartup();
     const before = manager.pids();
     const v = manager.version;
-    manager.setServers([plan("keep", stdioFixture("keep")), plan("change", stdioFixture("change", "--start-delay-ms", "1")), plan("new", stdioFixture("new"))]);
+    manager.setServers([plan("new", stdioFixture("new")), plan("change", stdioFixture("change", "--start-delay-ms", "1")), plan("keep", stdioFixture("keep"))]);
     expect(manager.version).toBeGreaterThan(v);
     expect(manager.servers().map((s) => [s.name, s.status])).toEqual([
-      ["keep", "connected"],
-      ["change", "connecting"],
       ["new", "connecting"],
+      ["change", "connecting"],
+      ["keep", "connected"],
     ]);
     await manager.waitForStartup();
     const after = manager.pids();

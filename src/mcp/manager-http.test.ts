@@ -104,4 +104,35 @@ describe("remote MCP servers that fail", () => {
       await http.stop();
     }
   });
+
+  it("come back through retryFailed once their restart is due, not before", async () => {
+    let clock = 0;
+    const t = makeManager({ now: () => clock });
+    const port = await freePort();
+    let http: HttpFixture | undefined;
+    try {
+      t.manager.setServers([plan("later", { type: "http", url: `http://127.0.0.1:${port}/mcp`, headers: {} })]);
+      await t.manager.waitForStartup();
+      expect(t.manager.servers()[0].status).toBe("failed");
+      http = await startHttpFixture("--port", String(port));
+      t.manager.retryFailed(); // the first retry is due at once
+      await t.manager.waitForStartup();
+      expect(t.manager.servers()[0]).toMatchObject({ status: "connected", tools: expect.arrayContaining(["mcp__later__echo"]) });
+
+      await callTool(t.manager, "mcp__later__crash", {});
+      expect(t.manager.servers()[0].status).toBe("failed");
+      http = await startHttpFixture("--port", String(port));
+      clock += 59_000;
+      t.manager.retryFailed();
+      expect(t.manager.servers()[0].status).toBe("failed");
+      clock += 1_000;
+      t.manager.retryFailed();
+      expect(t.manager.servers()[0].status).toBe("connecting");
+      await t.manager.waitForStartup();
+      expect(t.manager.servers()[0].status).toBe("connected");
+    } finally {
+      await t.manager.shutdown();
+      await http?.stop();
+    }
+  });
 });

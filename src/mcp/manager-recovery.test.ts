@@ -50,13 +50,18 @@ describe("a crashing MCP server", () => {
 });
 
 describe("servers that cannot start", () => {
-  it("reports a server that exits at start, with its stderr, and one whose command does not exist", async () => {
+  it("reports a server that exits at start (with its stderr), a missing command and a missing working directory", async () => {
     const { manager } = track(makeManager());
-    manager.setServers([plan("dies", stdioFixture("dies", "--exit-at-start", "2")), plan("missing", { type: "stdio", command: "pith-no-such-mcp-server", args: [], env: {} })]);
+    manager.setServers([
+      plan("dies", stdioFixture("dies", "--exit-at-start", "2")),
+      plan("missing", { type: "stdio", command: "pith-no-such-mcp-server", args: [], env: {} }),
+      plan("nowhere", { ...stdioFixture("nowhere"), cwd: "/pith/no/such/dir" }),
+    ]);
     await manager.waitForStartup();
     expect(manager.servers()).toEqual([
       { name: "dies", source: "global", status: "failed", error: "the server exited with code 2 (stderr: fixture dies: cannot start)", tools: [] },
       { name: "missing", source: "global", status: "failed", error: 'cannot start "pith-no-such-mcp-server": spawn pith-no-such-mcp-server ENOENT', tools: [] },
+      { name: "nowhere", source: "global", status: "failed", error: `cannot start "${process.execPath}": the working directory /pith/no/such/dir does not exist`, tools: [] },
     ]);
     expect(manager.tools()).toEqual([]);
   });

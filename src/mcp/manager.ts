@@ -49,17 +49,19 @@ export class McpManager {
    */
   setServers(plans: readonly McpServerPlan[]): void {
     if (this.stopped) return;
-    const wanted = new Map(plans.map((p) => [p.name, p]));
+    const wanted = new Map(plans.map((p) => [p.name, p])); // a name given twice: the last plan wins
+    const unique = [...wanted.values()];
     for (const [name, conn] of this.connections) {
       const next = wanted.get(name);
       if (next && samePlan(next, conn.plan)) wanted.delete(name);
       else this.remove(name, conn);
     }
-    for (const plan of plans) {
-      if (!wanted.has(plan.name)) continue;
-      const conn = new ServerConnection(plan, this.connectionDeps(plan.name));
+    const kept = new Map(this.connections);
+    this.connections.clear();
+    for (const plan of unique) {
+      const conn = kept.get(plan.name) ?? new ServerConnection(plan, this.connectionDeps(plan.name));
       this.connections.set(plan.name, conn);
-      conn.start();
+      if (wanted.has(plan.name)) conn.start();
     }
     this.changed();
   }
@@ -96,6 +98,15 @@ export class McpManager {
   async waitForStartup(signal?: AbortSignal): Promise<void> {
     const pending = [...this.connections.values()].map((c) => c.ready());
     await raceAbort(Promise.all(pending), signal, "aborted").catch(() => undefined);
+  }
+
+  /**
+   * Starts reconnecting, in the background, the failed servers whose restart is due (at most
+   * once a minute each): a server that could not start, or lost its connection, comes back
+   * without waiting for a call to one of its tools (it has none while it never connected).
+   */
+  retryFailed(): void {
+    for (const c of this.connections.values()) c.retryIfFailed();
   }
 
   /** The pids (= process groups) of the running stdio servers. */

@@ -61,6 +61,15 @@ export class ServerConnection {
     if (this.plan.config && !this.connecting && !this.client && !this.closed) void this.connect();
   }
 
+  /** Reconnects a failed server in the background if a restart is due (shares the once-a-minute budget with calls). */
+  retryIfFailed(): void {
+    if (this.status !== "failed" || !this.plan.config || this.closed || this.connecting) return;
+    if (this.deps.now() < this.lastRestartAt + this.deps.timeouts.restartIntervalMs) return;
+    this.lastRestartAt = this.deps.now();
+    this.deps.log("pith: retrying the connection");
+    void this.connect();
+  }
+
   /** Settles when the server is no longer starting (never rejects; bounded by the startup timeout). */
   ready(): Promise<void> {
     return this.connecting ?? Promise.resolve();

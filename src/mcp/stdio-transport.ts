@@ -5,6 +5,7 @@
 // uses the SDK's own framing (`ReadBuffer`, `serializeMessage`). stderr goes to a sink, never
 // to pith's stdout. Loaded lazily, with the SDK (see open-client.ts).
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -69,7 +70,7 @@ export class GroupStdioTransport implements Transport {
         resolve();
       });
       child.once("error", (err) => {
-        if (!started) reject(new Error(`cannot start "${command}": ${err.message}`));
+        if (!started) reject(new Error(`cannot start "${command}": ${spawnProblem(err, cwd)}`));
         else this.onerror?.(err);
       });
       this.exited = new Promise((done) => child.once("exit", (code, signal) => done(this.onExit(code, signal))));
@@ -157,4 +158,10 @@ export class GroupStdioTransport implements Transport {
     this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
     this.opts.onStderr(text);
   }
+}
+
+/** A missing working directory fails spawn with ENOENT too; say which of the two is missing. */
+function spawnProblem(err: Error, cwd: string): string {
+  if ((err as NodeJS.ErrnoException).code === "ENOENT" && !existsSync(cwd)) return `the working directory ${cwd} does not exist`;
+  return err.message;
 }

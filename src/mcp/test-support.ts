@@ -10,12 +10,12 @@ import type { AgentToolResult } from "../shared/types.js";
 import { runTool } from "../tools/run-tool.js";
 import type { ToolOutcome } from "../tools/types.js";
 import { McpManager, type McpManagerOptions } from "./manager.js";
-import type { McpServerConfig, McpServerPlan, McpSource } from "./types.js";
+import type { McpServerConfig, McpServerPlan, McpSource, McpStdioConfig } from "./types.js";
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../test/support/mcp");
 
 /** The stdio fixture server named `name`, with stdio-server.mjs flags. */
-export function stdioFixture(name: string, ...flags: string[]): McpServerConfig {
+export function stdioFixture(name: string, ...flags: string[]): McpStdioConfig {
   return { type: "stdio", command: process.execPath, args: [path.join(FIXTURES, "stdio-server.mjs"), "--name", name, ...flags], env: {} };
 }
 

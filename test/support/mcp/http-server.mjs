@@ -3,7 +3,7 @@
 // legacy HTTP+SSE transport (SSEServerTransport) at /sse + /messages. It listens on an ephemeral
 // port and writes {"port":N,"pid":N} as its first stdout line.
 // Flags: --name <name> (default "fixture-http"); --require-header <name>=<value> (answer 401
-// without it; the value is compared exactly).
+// without it; the value is compared exactly); --port <n> (default: any free port).
 import { Buffer } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
@@ -79,7 +79,7 @@ const http = createServer((req, res) => {
     if (!res.headersSent) res.writeHead(500).end(String(err));
   });
 });
-http.listen(0, "127.0.0.1", () => {
+http.listen(Number(option("--port") ?? 0), "127.0.0.1", () => {
   process.stdout.write(JSON.stringify({ port: http.address().port, pid: process.pid }) + "\n");
 });
 process.stdin.on("end", () => process.exit(0));
