@@ -3,7 +3,8 @@
 //
 // How the composition root and the session use it:
 //   1. `readMcpJson(cwd)` and the settings' `mcpServers` → `resolveServers({...})` →
-//      `{plans, notices}`; write the notices to stderr.
+//      `{plans, notices}`; write the notices to stderr (at startup only: later calls repeat them).
+//      `mcp.projectServers` must be read from the global settings, never the project's.
 //   2. `new McpManager({cwd, env, timeouts, log})`, then `manager.setServers(plans)`: servers
 //      connect in the background.
 //   3. Before a prompt's first model request: `await manager.waitForStartup(signal)`, then
