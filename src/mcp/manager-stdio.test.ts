@@ -1,4 +1,5 @@
 // The manager against a real MCP server over stdio (test/support/mcp/stdio-server.mjs).
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG_1X1 } from "../../test/support/mcp/fixture-tools.mjs";
 import { abortAfterStart, callTool, makeManager, plan, stdioFixture, until, type TestManager } from "./test-support.js";
@@ -79,6 +80,12 @@ describe("an MCP server over stdio", () => {
     const r = await callTool(t.manager, "mcp__fx__hang", {});
     expect(r).toMatchObject({ isError: true, text: 'MCP tool "hang" on server "fx" did not answer within 1.5 s; the call was cancelled' });
     expect((await callTool(t.manager, "mcp__fx__cancellations", {})).text).toBe("2");
+  });
+
+  it("leaves no abort listener behind on the caller's signal (a batch shares one)", async () => {
+    const shared = new AbortController().signal;
+    for (let i = 0; i < 12; i++) await callTool(t.manager, "mcp__fx__echo", { text: String(i) }, shared);
+    expect(getEventListeners(shared, "abort")).toEqual([]);
   });
 
   it("refreshes the tool list on notifications/tools/list_changed", async () => {

@@ -1,5 +1,7 @@
-// Waiting for something that may take long, while staying abortable: the caller stops waiting
-// at once when its signal fires; the work itself goes on (it is bounded elsewhere).
+// Abort helpers of the MCP layer. `raceAbort`: waiting for something that may take long while
+// staying abortable (the caller stops waiting at once; the work goes on, bounded elsewhere).
+// `followSignal`: a per-call child signal, because the SDK leaves its abort listener on the
+// signal it is given; the caller's signal (shared by a batch of calls) keeps none of them.
 import { AbortError } from "../shared/abort.js";
 
 /** Resolves like `p`, or rejects with `message` as soon as `signal` fires. */
@@ -20,4 +22,13 @@ export function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, mes
       },
     );
   });
+}
+
+/** A fresh signal that fires when `parent` does, until `dispose()` detaches it. */
+export function followSignal(parent: AbortSignal): { signal: AbortSignal; dispose: () => void } {
+  const child = new AbortController();
+  if (parent.aborted) child.abort(parent.reason);
+  const onAbort = () => child.abort(parent.reason);
+  parent.addEventListener("abort", onAbort, { once: true });
+  return { signal: child.signal, dispose: () => parent.removeEventListener("abort", onAbort) };
 }

@@ -10,7 +10,7 @@ import type { ToolContext } from "../tools/types.js";
 import { McpCallFailure } from "./call-failure.js";
 import { errorText, mapToolResult } from "./map-result.js";
 import type { OpenClient, OpenOptions } from "./open-client.js";
-import { raceAbort } from "./race-abort.js";
+import { followSignal, raceAbort } from "./race-abort.js";
 import type { McpServerPlan, McpServerStatusKind, McpTimeouts, McpToolInfo } from "./types.js";
 
 export interface ConnectionDeps {
@@ -84,15 +84,18 @@ export class ServerConnection {
   async call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<AgentToolResult> {
     const client = await this.usableClient(ctx.signal);
     const timeoutMs = this.deps.timeouts.toolTimeoutMs;
+    const abort = followSignal(ctx.signal);
     let result;
     try {
       result = await client.callTool(tool, args, {
-        signal: ctx.signal,
+        signal: abort.signal,
         timeoutMs,
         onProgress: (p) => ctx.onUpdate(progressUpdate(p, this.name, tool)),
       });
     } catch (err) {
       throw this.callError(err, tool, client);
+    } finally {
+      abort.dispose();
     }
     if (result.isError) throw new Error(errorText(result, { server: this.name, tool }));
     return mapToolResult(result, { server: this.name, tool, acceptsImages: this.deps.acceptsImages() });
