@@ -18,3 +18,9 @@ export function entryId(taken?: { has(id: string): boolean }): string {
     if (!taken || !taken.has(id)) return id;
   }
 }
+
+/** The creation time (ms since the Unix epoch) a `snowflake` id carries, or undefined for anything else. */
+export function snowflakeTime(id: string): number | undefined {
+  if (!/^[0-9a-f]{16}$/.test(id)) return undefined;
+  return Number(BigInt(`0x${id}`) >> 22n) + EPOCH_2015;
+}
