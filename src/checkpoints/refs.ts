@@ -2,7 +2,7 @@
 // Commits have no parents, so pruning a ref frees exactly that checkpoint's unshared objects.
 // A ref is created only if absent (`update-ref <ref> <new> ""`), atomically, so concurrent
 // writers never overwrite each other. The commit message carries the metadata as JSON.
-import { snowflakeTime } from "../shared/ids.js";
+import { snowflake, snowflakeTime } from "../shared/ids.js";
 import { CheckpointError } from "./errors.js";
 import type { GitContext } from "./git-runner.js";
 import { runGit } from "./git-runner.js";
@@ -16,23 +16,29 @@ export function isCheckpointId(id: string): boolean {
 
 interface CommitInput {
   tree: string;
-  checkpointId: string;
   sessionId: string;
   kind: CheckpointKind;
   createdAt: number;
   signal?: AbortSignal;
 }
 
-/** Commits `tree` and creates the checkpoint's ref; returns the commit id. */
-export async function commitCheckpoint(git: GitContext, input: CommitInput): Promise<string> {
+/** Commits `tree` and creates the checkpoint's ref under a new id (another on the rare clash with a ref another process made). */
+export async function commitCheckpoint(git: GitContext, input: CommitInput): Promise<{ checkpointId: string; commit: string }> {
   const date = `@${Math.floor(input.createdAt / 1000)} +0000`;
-  const meta = { checkpointId: input.checkpointId, sessionId: input.sessionId, kind: input.kind, createdAt: input.createdAt };
-  const message = `pith checkpoint ${input.checkpointId} (${input.kind})\n\n${JSON.stringify(meta)}\n`;
   const env = { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  const run = await runGit(git, ["commit-tree", input.tree, "-F", "-"], { input: message, env, signal: input.signal });
-  const commit = run.stdout.toString("utf8").trim();
-  await runGit(git, ["update-ref", `${REF_PREFIX}${input.checkpointId}`, commit, ""], { signal: input.signal });
-  return commit;
+  for (let attempt = 1; ; attempt++) {
+    const checkpointId = snowflake(input.createdAt);
+    const meta = { checkpointId, sessionId: input.sessionId, kind: input.kind, createdAt: input.createdAt };
+    const message = `pith checkpoint ${checkpointId} (${input.kind})\n\n${JSON.stringify(meta)}\n`;
+    const run = await runGit(git, ["commit-tree", input.tree, "-F", "-"], { input: message, env, signal: input.signal });
+    const commit = run.stdout.toString("utf8").trim();
+    try {
+      await runGit(git, ["update-ref", `${REF_PREFIX}${checkpointId}`, commit, ""], { signal: input.signal });
+      return { checkpointId, commit };
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof CheckpointError && /already exists/.test(err.message))) throw err;
+    }
+  }
 }
 
 export interface ResolvedCheckpoint {
@@ -41,12 +47,19 @@ export interface ResolvedCheckpoint {
   tree: string;
 }
 
+/** The times (ms) that tell a pruned id from one that never existed, when the caller has no commit to go by. */
+export interface IdAges {
+  /** Ids made before this may have been pruned. */
+  prunedBefore: number;
+  /** Ids made before this (the shadow repository's birth, less a day) never existed here. */
+  existedSince: number;
+}
+
 /**
  * Finds a checkpoint and checks that every object of its tree is still there. Throws
- * `unknown_checkpoint` or `pruned` (never changing anything); `prunedBefore` (ms) tells a
- * pruned id from one that never existed when the caller has no commit to go by.
+ * `unknown_checkpoint` or `pruned` (never changing anything).
  */
-export async function resolveCheckpoint(git: GitContext, ref: CheckpointRef, prunedBefore: number, signal?: AbortSignal): Promise<ResolvedCheckpoint> {
+export async function resolveCheckpoint(git: GitContext, ref: CheckpointRef, ages: IdAges, signal?: AbortSignal): Promise<ResolvedCheckpoint> {
   const { checkpointId, commit: recorded } = typeof ref === "string" ? { checkpointId: ref, commit: undefined } : ref;
   if (!isCheckpointId(checkpointId)) throw unknown(checkpointId);
   const byRef = await readCommit(git, `${REF_PREFIX}${checkpointId}`, signal);
@@ -54,7 +67,7 @@ export async function resolveCheckpoint(git: GitContext, ref: CheckpointRef, pru
   if (found && found.checkpointId !== checkpointId) throw unknown(checkpointId);
   if (!found) {
     const born = snowflakeTime(checkpointId);
-    if (recorded || (born !== undefined && born < prunedBefore)) throw pruned(checkpointId);
+    if (recorded || (born !== undefined && born < ages.prunedBefore && born >= ages.existedSince)) throw pruned(checkpointId);
     throw unknown(checkpointId);
   }
   if (!(await treeComplete(git, found.tree, signal))) throw pruned(checkpointId);

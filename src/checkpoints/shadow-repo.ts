@@ -2,7 +2,8 @@
 //
 // <home>/checkpoints/<basename>-<sha256(realpath cwd) 16 hex>/
 //   cwd           the folder these checkpoints cover (for people)
-//   repo/         the shadow GIT_DIR: objects, refs/pith/checkpoints/<id>, config, info/
+//   repo/         the shadow GIT_DIR: objects, refs/pith/checkpoints/<id>, info/, and config
+//                 (written once: its mtime is the repository's birth)
 //   indexes/      one index file per session (a stat cache: only changed files are re-hashed)
 //   last-prune    touched when retention last ran
 //

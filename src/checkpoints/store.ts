@@ -1,14 +1,14 @@
 // The checkpoint store of one cwd: take, diff, restore, list, prune. Operations on one store run
 // one at a time (a promise chain); different stores, sessions and processes sharing the shadow
 // repository are safe without it (private indexes, create-only refs, no gc).
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { stat } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { errorMessage } from "../shared/errors.js";
-import { snowflake } from "../shared/ids.js";
 import { diffTrees } from "./diff.js";
 import { CheckpointError } from "./errors.js";
 import type { GitContext } from "./git-runner.js";
 import { markPruned, pruneCheckpoints, pruneDue } from "./prune.js";
-import { commitCheckpoint, listCheckpoints, resolveCheckpoint } from "./refs.js";
+import { commitCheckpoint, listCheckpoints, resolveCheckpoint, type IdAges } from "./refs.js";
 import { applyRestore } from "./restore.js";
 import { ensureShadowRepo, excludePathspecs, sessionIndexName, shadowLayout, type ShadowLayout } from "./shadow-repo.js";
 import { takeSnapshot, type Snapshot } from "./snapshot.js";
@@ -81,9 +81,9 @@ export class CheckpointStore {
   diff(from: CheckpointRef, to?: CheckpointRef, options: { sessionId?: string; signal?: AbortSignal } = {}): Promise<CheckpointDiff> {
     return this.serial(async () => {
       const { git } = await this.init();
-      const source = await resolveCheckpoint(git, from, this.cutoff(), options.signal);
+      const source = await resolveCheckpoint(git, from, await this.idAges(), options.signal);
       if (to !== undefined) {
-        const target = await resolveCheckpoint(git, to, this.cutoff(), options.signal);
+        const target = await resolveCheckpoint(git, to, await this.idAges(), options.signal);
         return diffTrees(git, source.tree, target.tree, this.opts.maxPatchBytes, options.signal);
       }
       const snap = await this.snapshot(options.sessionId ?? "diff", options.signal);
@@ -106,7 +106,7 @@ export class CheckpointStore {
     return this.serial(async () => {
       const { git, layout } = await this.init();
       const pathspecs = this.pathspecs(options.paths, layout);
-      const target = await resolveCheckpoint(git, ref, this.cutoff(), options.signal);
+      const target = await resolveCheckpoint(git, ref, await this.idAges(), options.signal);
       const undo = await this.takeNow({ sessionId: options.sessionId, kind: "restore", signal: options.signal });
       if (!undo) throw this.offError();
       const applied = await applyRestore(git, { nowTree: undo.tree, targetTree: target.tree, pathspecs, scratchDir: layout.indexDir, signal: options.signal });
@@ -146,9 +146,15 @@ export class CheckpointStore {
 
   private init(): Promise<Ready> {
     this.ready ??= (async () => {
-      const layout = await shadowLayout(this.opts.home, this.opts.cwd);
       const pathEnv = this.opts.pathEnv ?? "/usr/bin:/bin";
-      await ensureShadowRepo(layout, { gitPath: this.opts.gitPath, pathEnv, timeoutMs: this.opts.gitTimeoutMs });
+      let layout: ShadowLayout;
+      try {
+        layout = await shadowLayout(this.opts.home, this.opts.cwd);
+        await ensureShadowRepo(layout, { gitPath: this.opts.gitPath, pathEnv, timeoutMs: this.opts.gitTimeoutMs });
+      } catch (err) {
+        if (err instanceof CheckpointError) throw err;
+        throw new CheckpointError("unavailable", `cannot keep checkpoints of ${this.opts.cwd} in ${this.opts.home}: ${errorMessage(err)}`, { cause: err });
+      }
       const git: GitContext = { gitPath: this.opts.gitPath, gitDir: layout.gitDir, workTree: layout.workTree, home: layout.root, pathEnv, timeoutMs: this.opts.gitTimeoutMs };
       return { git, layout };
     })();
@@ -164,8 +170,7 @@ export class CheckpointStore {
     const snap = await this.snapshot(options.sessionId, options.signal);
     if (!snap) return undefined;
     try {
-      const checkpointId = snowflake(createdAt);
-      const commit = await commitCheckpoint(git, { tree: snap.tree, checkpointId, sessionId: options.sessionId, kind: options.kind, createdAt, signal: options.signal });
+      const { checkpointId, commit } = await commitCheckpoint(git, { tree: snap.tree, sessionId: options.sessionId, kind: options.kind, createdAt, signal: options.signal });
       await snap.keep();
       return {
         checkpointId,
@@ -215,8 +220,10 @@ export class CheckpointStore {
     return this.retentionMs() - Math.min(DAY_MS, this.retentionMs() / 2);
   }
 
-  private cutoff(): number {
-    return this.opts.now() - this.retentionMs();
+  private async idAges(): Promise<IdAges> {
+    const { layout } = await this.init();
+    const born = (await stat(join(layout.gitDir, "config"))).mtimeMs;
+    return { prunedBefore: this.opts.now() - this.retentionMs(), existedSince: born - DAY_MS };
   }
 
   private pathspecs(paths: string[] | undefined, layout: ShadowLayout): string[] {
