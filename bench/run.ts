@@ -5,6 +5,7 @@
 // substring>, --no-pi.
 import { execFileSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
+import { benchCheckpoints } from "./checkpoints-bench.js";
 import { benchGrepFind } from "./tools-bench.js";
 import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
 import { Results } from "./lib/table.js";
@@ -76,6 +77,10 @@ async function main(): Promise<void> {
     log("grep/find over 50,000 files (pith tools, in-process)...");
     const figures = await benchGrepFind();
     for (const f of figures) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit }], { values: { [f.figure]: f.value } });
+  }
+  if (!only || "checkpoint 5,000 files".includes(only)) {
+    log("file checkpoints of 5,000 files (pith's engine, in-process, real git)...");
+    for (const f of await benchCheckpoints(process.env.PATH)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 1 }], { values: { [f.figure]: f.value } });
   }
   const took = Math.round((performance.now() - started) / 1000);
   process.stdout.write(`\npith vs pi 0.73.1 · ${cpus().length} cores · node ${process.version} · load avg ${load} at start · \`node -e 0\` ${Math.round(baseline)} ms · medians · took ${took} s\n\n`);

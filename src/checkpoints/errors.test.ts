@@ -1,7 +1,7 @@
 // Unknown, pruned and damaged checkpoints fail clearly and change nothing; retention keeps what
 // is young; a missing git and an aborted call fail with their own reasons.
 import { execFileSync } from "node:child_process";
-import { readdirSync, rmSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CheckpointError } from "./errors.js";
@@ -21,9 +21,14 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const s of stores) await s.idle();
+  await settle();
   sb.cleanup();
 });
+
+/** Waits for every store's work, its automatic retention run included. */
+async function settle(): Promise<void> {
+  for (const s of stores) await s.idle();
+}
 
 async function store(over: Parameters<typeof makeStore>[1] = {}): Promise<CheckpointStore> {
   const s = await makeStore(sb, over);
@@ -81,6 +86,7 @@ describe("retention", () => {
     const youngState = manifest(sb.project);
     writeFiles(sb.project, { "a.txt": "fifteen days later\n" });
 
+    await settle();
     const s = await store({ now: () => now + 15 * DAY });
     expect(await s.prune()).toEqual({ removed: [old!.checkpointId] });
     expect((await s.list()).map((c) => c.checkpointId)).toEqual([young!.checkpointId]);
@@ -95,12 +101,47 @@ describe("retention", () => {
     expect(manifest(sb.project)).toEqual(youngState);
   });
 
+  it("prunes checkpoints whose files went into packs, keeping one pack of what stays", async () => {
+    const many = (v: string) => Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`m/f${i}.txt`, `${v} ${i}\n`]));
+    writeFiles(sb.project, many("v1"));
+    const now = Date.now();
+    const old = await (await store({ now: () => now })).take({ sessionId: "s", kind: "prompt" });
+    writeFiles(sb.project, many("v2"));
+    const young = await (await store({ now: () => now + 10 * DAY })).take({ sessionId: "s", kind: "prompt" });
+    const youngState = manifest(sb.project);
+    const { gitDir } = await shadowLayout(sb.home, sb.project);
+    const packs = () => readdirSync(join(gitDir, "objects", "pack")).filter((n) => n.endsWith(".pack"));
+    expect(packs()).toHaveLength(2);
+    const oldBlob = (await shadowGit(["rev-parse", `${old!.tree}:m/f1.txt`])).trim();
+
+    await settle();
+    const s = await store({ now: () => now + 15 * DAY });
+    expect((await s.prune()).removed).toEqual([old!.checkpointId]);
+    expect(packs()).toHaveLength(1);
+    expect(await shadowGit(["cat-file", "-t", oldBlob]).catch((e: Error) => e.message)).toMatch(/could not get object info|Not a valid object name/);
+    writeFiles(sb.project, many("v3"));
+    await s.restore(young!.checkpointId, { sessionId: "s" });
+    expect(manifest(sb.project)).toEqual(youngState);
+  });
+
+  it("leaves retention to the process holding its lock", async () => {
+    const now = Date.now();
+    const cp = await (await store({ now: () => now })).take({ sessionId: "s", kind: "prompt" });
+    await settle();
+    const { pruneLock } = await shadowLayout(sb.home, sb.project);
+    writeFileSync(pruneLock, "");
+    const s = await store({ now: () => now + 15 * DAY });
+    expect(await s.prune()).toEqual({ removed: [], busy: true });
+    expect((await s.list()).map((c) => c.checkpointId)).toEqual([cp!.checkpointId]);
+  });
+
   it("drops session indexes not written since the cutoff", async () => {
     const now = Date.now();
     const s = await store({ now: () => now });
     await s.take({ sessionId: "idle-session", kind: "prompt" });
     const { indexDir } = await shadowLayout(sb.home, sb.project);
     expect(readdirSync(indexDir)).toEqual(["idle-session"]);
+    await settle();
     const future = await store({ now: () => now + 15 * DAY });
     await future.prune();
     expect(readdirSync(indexDir)).toEqual([]);

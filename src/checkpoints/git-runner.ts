@@ -17,6 +17,8 @@ export interface GitContext {
   home: string;
   pathEnv: string;
   timeoutMs: number;
+  /** git 2.37+: `update-index` writes all new blobs of one run into a single pack (bulk check-in). */
+  bulkCheckin: boolean;
 }
 
 export interface GitRunOptions {
@@ -62,6 +64,10 @@ export function gitEnv(ctx: GitContext, indexFile?: string): Record<string, stri
     GIT_AUTHOR_EMAIL: "checkpoints@pith.invalid",
     GIT_COMMITTER_NAME: "pith",
     GIT_COMMITTER_EMAIL: "checkpoints@pith.invalid",
+    // glibc: keep the heap instead of giving it back after every object's zlib buffers (brk
+    // churn cost 0.5 ms per object here); other C libraries ignore these.
+    MALLOC_TRIM_THRESHOLD_: "268435456",
+    MALLOC_TOP_PAD_: "16777216",
   };
   if (indexFile) env.GIT_INDEX_FILE = indexFile;
   return env;
@@ -82,7 +88,7 @@ interface SpawnOptions extends GitRunOptions {
 /** The process part of `runGit`, also used before a shadow repository exists (init, --version). */
 export function spawnGit(gitPath: string, args: string[], opts: SpawnOptions): Promise<GitRunResult> {
   return new Promise((resolve, reject) => {
-    const what = `git ${args[0] ?? ""}`.trim();
+    const what = `git ${args.find((a, i) => !a.startsWith("-") && args[i - 1] !== "-c") ?? ""}`.trim();
     if (opts.signal?.aborted) return reject(new CheckpointError("aborted", `${what} was aborted`));
     const child = spawn(gitPath, args, { cwd: opts.cwd, env: opts.env, stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];

@@ -25,21 +25,39 @@ export async function probeGit(opts: ProbeOptions): Promise<GitProbe> {
     return { available: false, reason: `could not search PATH for git: ${errorMessage(err)}` };
   }
   if (!gitPath) return { available: false, reason: "git was not found on PATH" };
-  let output: string;
+  let version: GitVersion;
   try {
-    const run = await spawnGit(gitPath, ["--version"], { cwd: "/", env: { PATH: opts.pathEnv ?? "", LC_ALL: "C" }, timeoutMs: opts.timeoutMs ?? 10_000 });
-    output = run.stdout.toString("utf8").trim();
+    version = await gitVersion(gitPath, opts.pathEnv ?? "", opts.timeoutMs ?? 10_000);
   } catch (err) {
-    return { available: false, reason: `${gitPath} --version failed: ${errorMessage(err)}` };
+    return { available: false, reason: err instanceof NotGit ? err.message : `${gitPath} --version failed: ${errorMessage(err)}` };
   }
-  const match = /git version (\d+)\.(\d+)/.exec(output);
-  if (!match) return { available: false, reason: `${gitPath} --version printed "${output}", not a git version` };
-  const [major, minor] = [Number(match[1]), Number(match[2])];
   const [needMajor, needMinor] = MIN_GIT_VERSION;
-  if (major < needMajor || (major === needMajor && minor < needMinor)) {
-    return { available: false, reason: `git ${major}.${minor} is too old (checkpoints need ${needMajor}.${needMinor} or later)` };
+  if (!atLeast(version, MIN_GIT_VERSION)) {
+    return { available: false, reason: `git ${version.major}.${version.minor} is too old (checkpoints need ${needMajor}.${needMinor} or later)` };
   }
-  return { available: true, gitPath, version: `${major}.${minor}${output.slice(match[0].length).split(" ")[0]}` };
+  return { available: true, gitPath, version: version.text };
+}
+
+export interface GitVersion {
+  major: number;
+  minor: number;
+  /** As git prints it, e.g. "2.39.5". */
+  text: string;
+}
+
+class NotGit extends Error {}
+
+/** `git --version`, parsed; throws when the program is not git. */
+export async function gitVersion(gitPath: string, pathEnv: string, timeoutMs: number): Promise<GitVersion> {
+  const run = await spawnGit(gitPath, ["--version"], { cwd: "/", env: { PATH: pathEnv, LC_ALL: "C" }, timeoutMs });
+  const output = run.stdout.toString("utf8").trim();
+  const match = /git version (\d+)\.(\d+)(\S*)/.exec(output);
+  if (!match) throw new NotGit(`${gitPath} --version printed "${output}", not a git version`);
+  return { major: Number(match[1]), minor: Number(match[2]), text: `${match[1]}.${match[2]}${match[3]}` };
+}
+
+export function atLeast(v: GitVersion, [major, minor]: readonly [number, number]): boolean {
+  return v.major > major || (v.major === major && v.minor >= minor);
 }
 
 async function findExecutable(name: string, pathEnv: string | undefined): Promise<string | undefined> {

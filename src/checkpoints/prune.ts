@@ -1,10 +1,12 @@
 // Retention: checkpoints older than the cutoff lose their refs, session indexes not written since
-// the cutoff are deleted, and `git prune --expire=<cutoff>` removes the loose objects that no ref
-// reaches and that are older than the cutoff. Objects a running snapshot may still rely on are
-// safe: a snapshot only reuses an index younger than the cutoff plus a margin (see snapshot.ts),
-// whose blobs the commit made with it (younger than the cutoff, so still referenced) holds, and
-// git freshens the mtime of any object it writes again. Nothing here runs `gc` or repacks.
-import { readdir, stat, unlink, utimes, writeFile } from "node:fs/promises";
+// the cutoff are deleted, and a repack plus `git prune --expire=<cutoff>` remove the objects no
+// ref reaches that are older than the cutoff. One process at a time (a lock file).
+//
+// Objects a snapshot relies on are safe: a snapshot reuses only an index younger than the cutoff
+// plus a margin (see snapshot.ts), and that index describes a commit whose ref is kept. The one
+// window left is git's own (gc has it too): a blob that exists only as an old unreachable object,
+// found again by a snapshot while a repack that started before the snapshot's ref existed drops it.
+import { open, readdir, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { GitContext } from "./git-runner.js";
 import { runGit } from "./git-runner.js";
@@ -24,8 +26,38 @@ export async function pruneCheckpoints(git: GitContext, input: PruneInput): Prom
   const expired = (await listCheckpoints(git, input.signal)).filter((c) => Date.parse(c.createdAt) < input.cutoff);
   await deleteCheckpointRefs(git, expired, input.signal);
   await pruneIndexFiles(input);
-  await runGit(git, ["prune", `--expire=${new Date(input.cutoff).toISOString()}`], { signal: input.signal });
+  // What gc does, by hand: one pack of everything still reachable; unreachable packed objects
+  // newer than the cutoff come out loose (keeping their pack's age), older ones are dropped; then
+  // loose unreachable objects older than the cutoff go.
+  const expire = new Date(input.cutoff).toISOString();
+  await runGit(git, ["repack", "-A", "-d", "-q", `--unpack-unreachable=${expire}`], { signal: input.signal });
+  await runGit(git, ["prune", `--expire=${expire}`], { signal: input.signal });
   return { removed: expired.map((c) => c.checkpointId) };
+}
+
+/**
+ * Runs `fn` holding `<lockFile>` (O_EXCL), or returns undefined when another process holds it.
+ * A lock older than `staleMs` is a crashed run's and is taken over.
+ */
+export async function withPruneLock<T>(lockFile: string, staleMs: number, fn: () => Promise<T>): Promise<T | undefined> {
+  let handle;
+  try {
+    handle = await open(lockFile, "wx");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    const age = Date.now() - (await stat(lockFile)).mtimeMs;
+    if (age < staleMs) return undefined;
+    await unlink(lockFile);
+    return withPruneLock(lockFile, staleMs, fn);
+  }
+  await handle.close();
+  try {
+    return await fn();
+  } finally {
+    await unlink(lockFile).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== "ENOENT") throw err;
+    });
+  }
 }
 
 async function pruneIndexFiles(input: PruneInput): Promise<void> {

@@ -6,6 +6,7 @@
 //                 (written once: its mtime is the repository's birth)
 //   indexes/      one index file per session (a stat cache: only changed files are re-hashed)
 //   last-prune    touched when retention last ran
+//   prune.lock    held while retention runs
 //
 // The repository is built in a temporary folder and renamed into place, so two processes
 // starting at once end up sharing one complete repository. Its config turns off everything
@@ -25,6 +26,7 @@ export interface ShadowLayout {
   gitDir: string;
   indexDir: string;
   pruneStamp: string;
+  pruneLock: string;
   /** Work-tree-relative folders that are never covered beyond node_modules (pith's home when it lies inside the cwd). */
   extraExcludes: string[];
 }
@@ -42,6 +44,7 @@ export async function shadowLayout(home: string, cwd: string): Promise<ShadowLay
     gitDir: join(root, "repo"),
     indexDir: join(root, "indexes"),
     pruneStamp: join(root, "last-prune"),
+    pruneLock: join(root, "prune.lock"),
     extraExcludes: homeInside ? [homeRel.split(sep).join("/")] : [],
   };
 }
@@ -70,6 +73,8 @@ const CONFIG = `[core]
 \tautoDetach = false
 [maintenance]
 \tauto = false
+[repack]
+	writeBitmaps = false
 [commit]
 \tgpgSign = false
 [index]

@@ -7,11 +7,12 @@ import { errorMessage } from "../shared/errors.js";
 import { diffTrees } from "./diff.js";
 import { CheckpointError } from "./errors.js";
 import type { GitContext } from "./git-runner.js";
-import { markPruned, pruneCheckpoints, pruneDue } from "./prune.js";
+import { atLeast, gitVersion } from "./probe.js";
+import { markPruned, pruneCheckpoints, pruneDue, withPruneLock } from "./prune.js";
 import { commitCheckpoint, listCheckpoints, resolveCheckpoint, type IdAges } from "./refs.js";
 import { applyRestore } from "./restore.js";
 import { ensureShadowRepo, excludePathspecs, sessionIndexName, shadowLayout, type ShadowLayout } from "./shadow-repo.js";
-import { takeSnapshot, type Snapshot } from "./snapshot.js";
+import { takeSnapshot, type IndexTree, type Snapshot } from "./snapshot.js";
 import {
   CHECKPOINT_DEFAULTS,
   type Checkpoint,
@@ -27,6 +28,10 @@ import {
 } from "./types.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A retention run older than this is a crashed one. */
+const PRUNE_LOCK_STALE_MS = 60 * 60 * 1000;
+/** update-index batches bulk check-in into one pack since git 2.37. */
+const BULK_CHECKIN_SINCE = [2, 37] as const;
 
 interface Ready {
   git: GitContext;
@@ -43,6 +48,8 @@ export class CheckpointStore {
   private chain: Promise<unknown> = Promise.resolve();
   private offReason?: string;
   private pruneChecked = false;
+  /** Per session index: the tree its last kept snapshot wrote. */
+  private readonly lastTrees = new Map<string, IndexTree>();
 
   constructor(options: CheckpointStoreOptions) {
     const o = {
@@ -155,7 +162,9 @@ export class CheckpointStore {
         if (err instanceof CheckpointError) throw err;
         throw new CheckpointError("unavailable", `cannot keep checkpoints of ${this.opts.cwd} in ${this.opts.home}: ${errorMessage(err)}`, { cause: err });
       }
-      const git: GitContext = { gitPath: this.opts.gitPath, gitDir: layout.gitDir, workTree: layout.workTree, home: layout.root, pathEnv, timeoutMs: this.opts.gitTimeoutMs };
+      const version = await gitVersion(this.opts.gitPath, pathEnv, this.opts.gitTimeoutMs);
+      const bulkCheckin = atLeast(version, BULK_CHECKIN_SINCE);
+      const git: GitContext = { gitPath: this.opts.gitPath, gitDir: layout.gitDir, workTree: layout.workTree, home: layout.root, pathEnv, timeoutMs: this.opts.gitTimeoutMs, bulkCheckin };
       return { git, layout };
     })();
     // A failed start (git missing, home unwritable) is retried by the next call.
@@ -171,7 +180,10 @@ export class CheckpointStore {
     if (!snap) return undefined;
     try {
       const { checkpointId, commit } = await commitCheckpoint(git, { tree: snap.tree, sessionId: options.sessionId, kind: options.kind, createdAt, signal: options.signal });
-      await snap.keep();
+      const kept = await snap.keep();
+      const indexName = sessionIndexName(options.sessionId);
+      if (kept) this.lastTrees.set(indexName, kept);
+      else this.lastTrees.delete(indexName);
       return {
         checkpointId,
         sessionId: options.sessionId,
@@ -195,6 +207,7 @@ export class CheckpointStore {
     const snap = await takeSnapshot(git, {
       indexDir: layout.indexDir,
       indexName: sessionIndexName(sessionId),
+      lastTree: this.lastTrees.get(sessionIndexName(sessionId)),
       pathspecs: [".", ...excludePathspecs(layout)],
       maxFileBytes: this.opts.maxFileBytes,
       maxFiles: this.opts.maxFiles,
@@ -254,8 +267,11 @@ export class CheckpointStore {
   private async pruneNow(signal?: AbortSignal): Promise<PruneResult> {
     const { git, layout } = await this.init();
     const now = this.opts.now();
-    const result = await pruneCheckpoints(git, { cutoff: now - this.retentionMs(), indexDir: layout.indexDir, staleTmpBefore: now - DAY_MS, signal });
+    const run = () => pruneCheckpoints(git, { cutoff: now - this.retentionMs(), indexDir: layout.indexDir, staleTmpBefore: now - DAY_MS, signal });
+    const result = await withPruneLock(layout.pruneLock, PRUNE_LOCK_STALE_MS, run);
+    if (!result) return { removed: [], busy: true };
     await markPruned(layout.pruneStamp, now);
     return result;
   }
+
 }

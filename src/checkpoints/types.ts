@@ -119,6 +119,8 @@ export interface CheckpointInfo {
 export interface PruneResult {
   /** Checkpoint ids whose refs were removed. */
   removed: string[];
+  /** Set when another process was pruning this folder's checkpoints (nothing done). */
+  busy?: true;
 }
 
 export type CheckpointStatus = { enabled: true } | { enabled: false; reason: string };
