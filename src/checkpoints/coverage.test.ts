@@ -1,7 +1,7 @@
 // What a checkpoint covers and what it leaves alone, the one-time give-up on huge folders, the
 // patch cap, and odd session ids.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { shadowLayout } from "./shadow-repo.js";
@@ -70,6 +70,15 @@ describe("what a checkpoint covers", () => {
     const r = await s.restore(empty!.checkpointId, { sessionId: "s" });
     expect(r.deleted).toEqual(["a/b/c.txt", "d.txt"]);
     expect(readdirSync(sb.project)).toEqual([]);
+  });
+
+  it("reports a file whose name is not UTF-8 instead of failing", async () => {
+    writeFiles(sb.project, { "a.txt": "a\n" });
+    writeFileSync(Buffer.concat([Buffer.from(sb.project + "/bad-"), Buffer.from([0xff]), Buffer.from(".txt")]), "x\n");
+    const s = await store();
+    const cp = await s.take({ sessionId: "s", kind: "prompt" });
+    expect(cp!.files).toBe(1);
+    expect(cp!.skipped.unreadable).toEqual(["bad-\uFFFD.txt"]);
   });
 
   it("works from a symlinked path to the folder, and takes paths under either spelling", async () => {

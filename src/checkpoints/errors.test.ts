@@ -211,6 +211,10 @@ describe("git and signals", () => {
   });
 
   it("refuses bad options with a clear message", async () => {
-    await expect(store({ retentionDays: 0 })).rejects.toThrow("checkpoint option retentionDays must be a positive number, got 0");
+    await expect(store({ retentionDays: 0 })).rejects.toMatchObject({
+      reason: "invalid_option",
+      code: "config",
+      message: "checkpoint option retentionDays must be a positive number, got 0",
+    });
   });
 });

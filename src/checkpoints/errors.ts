@@ -10,6 +10,8 @@ export type CheckpointErrorReason =
   | "unavailable"
   /** A `paths` entry lies outside the cwd. */
   | "invalid_path"
+  /** A store option is out of range. */
+  | "invalid_option"
   /** A git run failed or timed out (the message carries git's own words). */
   | "git_failed"
   /** The caller's signal fired. */
@@ -20,6 +22,7 @@ const CODES: Record<CheckpointErrorReason, PithErrorCode> = {
   pruned: "not_found",
   unavailable: "unavailable",
   invalid_path: "invalid_request",
+  invalid_option: "config",
   git_failed: "io",
   aborted: "aborted",
 };

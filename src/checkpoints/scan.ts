@@ -40,6 +40,8 @@ export async function scanChanges(git: GitContext, opts: ScanOptions): Promise<S
   const others: string[] = [];
   const changed = new Set<string>();
   const nestedRepos: string[] = [];
+  // Names that are not UTF-8 cannot be passed back to git intact: reported, not covered.
+  const undecodable: string[] = [];
   let cached = 0;
   for (const line of splitNul(run.stdout)) {
     const tag = line[0];
@@ -47,12 +49,13 @@ export async function scanChanges(git: GitContext, opts: ScanOptions): Promise<S
     if (tag === "H" || tag === "S") cached++;
     else if (tag === "?") {
       if (path.endsWith("/")) nestedRepos.push(path.slice(0, -1));
+      else if (path.includes("\uFFFD")) undecodable.push(path);
       else others.push(path);
     } else if (tag === "C" || tag === "R") changed.add(path);
   }
   const total = cached + others.length;
   if (total > opts.maxFiles || run.truncated) return undefined;
-  const result: ScanResult = { update: [], forceRemove: [], total, skipped: { oversized: [], nestedRepos: cap(nestedRepos), unreadable: [] } };
+  const result: ScanResult = { update: [], forceRemove: [], total, skipped: { oversized: [], nestedRepos: cap(nestedRepos), unreadable: cap(undecodable) } };
   await classify(git.workTree, others, opts.maxFileBytes, result, false);
   await classify(git.workTree, [...changed], opts.maxFileBytes, result, true);
   return result;

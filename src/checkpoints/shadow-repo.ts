@@ -15,7 +15,7 @@
 // filters and ident expansion (blobs hold the exact bytes); `info/exclude` prunes node_modules.
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { spawnGit } from "./git-runner.js";
 
@@ -53,13 +53,12 @@ function slug(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^\.+/, "").slice(0, 40) || "root";
 }
 
+/**
+ * Appended to the config `git init` wrote (so its probes of the file system — filemode,
+ * symlinks, ignorecase, precomposeunicode — stand; later keys win).
+ */
 const CONFIG = `[core]
-\trepositoryformatversion = 0
 \tbare = false
-\tfilemode = true
-\tsymlinks = true
-\tignorecase = false
-\tprecomposeunicode = false
 \tautocrlf = false
 \tsafecrlf = false
 \tquotePath = false
@@ -107,7 +106,7 @@ export async function ensureShadowRepo(layout: ShadowLayout, ctx: InitContext): 
   try {
     const env = { PATH: ctx.pathEnv, HOME: layout.root, XDG_CONFIG_HOME: layout.root, LC_ALL: "C", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
     await spawnGit(ctx.gitPath, ["init", "--bare", "--quiet", "--template=", tmp], { cwd: layout.root, env, timeoutMs: ctx.timeoutMs });
-    await writeFile(join(tmp, "config"), CONFIG);
+    await appendFile(join(tmp, "config"), CONFIG);
     await mkdir(join(tmp, "info"), { recursive: true });
     await writeFile(join(tmp, "info", "attributes"), ATTRIBUTES);
     await writeFile(join(tmp, "info", "exclude"), excludeFile(layout));

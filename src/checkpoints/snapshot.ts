@@ -59,7 +59,7 @@ export async function takeSnapshot(git: GitContext, opts: SnapshotOptions): Prom
     if (scan.forceRemove.length > 0) {
       await runGit(git, ["update-index", "--force-remove", "-z", "--stdin"], { indexFile: tmp, input: joinNul(scan.forceRemove), signal: opts.signal });
     }
-    scan.skipped.unreadable = await updateIndex(git, tmp, scan.update, opts.signal);
+    scan.skipped.unreadable.push(...(await updateIndex(git, tmp, scan.update, opts.signal)));
     const unchanged = scan.update.length === 0 && scan.forceRemove.length === 0 && stamp !== undefined && opts.lastTree?.stamp === stamp;
     const tree = unchanged ? opts.lastTree!.tree : (await runGit(git, ["write-tree"], { indexFile: tmp, signal: opts.signal })).stdout.toString("utf8").trim();
     const files = await indexEntryCount(tmp);

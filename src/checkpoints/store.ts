@@ -62,7 +62,7 @@ export class CheckpointStore {
       now: options.now ?? Date.now,
     };
     for (const key of ["maxFileBytes", "maxFiles", "retentionDays", "maxPatchBytes", "gitTimeoutMs"] as const) {
-      if (!(typeof o[key] === "number" && o[key] > 0)) throw new CheckpointError("unavailable", `checkpoint option ${key} must be a positive number, got ${String(o[key])}`);
+      if (!(typeof o[key] === "number" && o[key] > 0)) throw new CheckpointError("invalid_option", `checkpoint option ${key} must be a positive number, got ${String(o[key])}`);
     }
     this.opts = o;
   }

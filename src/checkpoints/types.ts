@@ -35,8 +35,8 @@ export interface TakeOptions {
   signal?: AbortSignal;
 }
 
-/** What a session records about a checkpoint; enough to restore it after a restart. */
-export interface Checkpoint {
+/** A checkpoint as the shadow repository lists it. */
+export interface CheckpointInfo {
   /** 16 lowercase hex chars, time-ordered. */
   checkpointId: string;
   sessionId: string;
@@ -46,6 +46,10 @@ export interface Checkpoint {
   tree: string;
   /** ISO 8601. */
   createdAt: string;
+}
+
+/** A checkpoint just taken: what a session records (enough to restore it after a restart), and what it left out. */
+export interface Checkpoint extends CheckpointInfo {
   /** Files the checkpoint holds. */
   files: number;
   /** Files present but left out (relative paths; each list capped at 100 names). */
@@ -57,7 +61,7 @@ export interface SkippedFiles {
   oversized: string[];
   /** Folders holding their own git repository (git cannot look inside them from the shadow repository). */
   nestedRepos: string[];
-  /** Files git could not read (permissions, vanished mid-scan as a directory, ...). */
+  /** Files git could not read (permissions, turned into a folder mid-scan, a name that is not UTF-8...). */
   unreadable: string[];
 }
 
@@ -104,16 +108,6 @@ export interface RestoreResult {
   /** The checkpoint of the state just before the restore: restoring it undoes the restore. */
   undoCheckpointId: string;
   undoCheckpoint: Checkpoint;
-}
-
-/** A checkpoint as the shadow repository lists it. */
-export interface CheckpointInfo {
-  checkpointId: string;
-  sessionId: string;
-  kind: CheckpointKind;
-  commit: string;
-  tree: string;
-  createdAt: string;
 }
 
 export interface PruneResult {
