@@ -21,7 +21,7 @@
  *  3. When a user message is accepted: `const pending = store.take({ sessionId, kind: "prompt" })`
  *     without awaiting it (it runs beside the model request); await `pending` before the run's
  *     first tool executes. Start it once the provider request is on its way: each git run blocks
- *     the event loop while Node forks and execs it (~8 ms on the 2-core machines here; 2-3 runs
+ *     the event loop while Node forks and execs it (~8 ms on the 2-core machines here; 3 runs
  *     for an unchanged folder). A result of `undefined` means the store is off (the folder has more than
  *     `maxFiles` files; `onNotice` fired once and `status()` says why): record nothing. A rejection
  *     (CheckpointError, reason `git_failed`/`unavailable`) should become a warning, not a failed run.
