@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { COMMAND_TYPES, type RpcCommandType } from "./commands.js";
-import { validateInbound } from "./validate.js";
+import { MAX_JSON_DEPTH } from "./json-depth.js";
+import { unknownCommandError, validateInbound } from "./validate.js";
 
 const image = { type: "image", data: "aGk=", mimeType: "image/png" };
 const phases = [{ id: "phase-1", name: "P", tasks: [{ id: "task-1", content: "c", status: "pending", notes: "n" }] }];
@@ -129,6 +130,44 @@ describe("validateInbound: dispatch order (protocol.md §1.4)", () => {
       kind: "unknown",
       type: "host_tool_update",
       detail: 'Invalid "partialResult": expected object',
+    });
+  });
+});
+
+describe("validateInbound: hostile values (issue 16)", () => {
+  const deep = (depth: number): unknown => {
+    let value: unknown = [];
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+
+  it("never calls a host value's toString or valueOf", () => {
+    for (const type of [{ toString: 1 }, { toString: null, valueOf: null }, [{ toString: 1 }]]) {
+      const result = validateInbound({ type, id: "t" });
+      expect(result).toEqual({ kind: "unknown", type, id: "t" });
+      expect(() => unknownCommandError(type)).not.toThrow();
+    }
+    expect(unknownCommandError({ toString: 1 })).toBe("Unknown command: [object Object]");
+    expect(unknownCommandError(deep(10_000))).toBe("Unknown command: [object Array]");
+    expect(unknownCommandError(undefined)).toBe("Unknown command: undefined");
+    expect(unknownCommandError(5)).toBe("Unknown command: 5");
+    expect(unknownCommandError("nope")).toBe("Unknown command: nope");
+  });
+
+  it("refuses a command nested too deeply, naming the field and echoing the id", () => {
+    const phases = [{ id: "p", name: "n", tasks: [{ content: "c", notes: deep(100_000) }] }];
+    expect(validateInbound({ id: 1, type: "set_todos", phases })).toEqual({
+      kind: "invalid",
+      command: "set_todos",
+      id: 1,
+      error: `Invalid "phases[0].tasks[0].notes": nested deeper than ${MAX_JSON_DEPTH} levels`,
+    });
+    expect(validateInbound({ type: deep(10_000) })).toMatchObject({ kind: "unknown" });
+    expect(validateInbound({ type: "extension_ui_response", id: "u", value: deep(1000) })).toMatchObject({ kind: "ignored" });
+    expect(validateInbound({ type: "host_tool_result", id: "h", result: { content: [], details: deep(1000) } })).toMatchObject({
+      kind: "unknown",
+      type: "host_tool_result",
+      detail: `Invalid "result.details": nested deeper than ${MAX_JSON_DEPTH} levels`,
     });
   });
 });

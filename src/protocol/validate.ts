@@ -10,6 +10,7 @@ import {
   type HostToolResult,
   type HostToolUpdate,
 } from "./inbound.js";
+import { checkDepth } from "./json-depth.js";
 import { describeMismatch } from "./mismatch.js";
 
 export type InboundResult =
@@ -34,6 +35,16 @@ function check(schema: TSchema, value: unknown): string | undefined {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `Unknown command: <type>` without ever calling a host value's own `toString`/`valueOf`:
+ * strings and other primitives print as themselves (`Unknown command: undefined` when missing),
+ * objects and arrays by their kind.
+ */
+export function unknownCommandError(type: unknown): string {
+  const shown = typeof type === "object" && type !== null ? Object.prototype.toString.call(type) : String(type);
+  return `Unknown command: ${shown}`;
 }
 
 /** A request id is readable when it is a string or a finite number. */
@@ -64,9 +75,25 @@ function hostFrame(value: Record<string, unknown>): InboundResult | undefined {
   return undefined;
 }
 
-/** Classifies one parsed inbound value. Never throws. */
+/** A frame nested too deeply for any later walk: refused before any schema looks inside it. */
+function tooDeep(value: Record<string, unknown>, error: string): InboundResult {
+  if (value.type === "extension_ui_response") return { kind: "ignored", type: "extension_ui_response", error };
+  if (!isCommandType(value.type)) return unknownOf(value, error);
+  return invalidOf(value.type, value, error);
+}
+
+function invalidOf(command: string, value: Record<string, unknown>, error: string): InboundResult {
+  const invalid: { kind: "invalid"; command: string; id?: RpcId; error: string } = { kind: "invalid", command, error };
+  const id = readableId(value.id);
+  if (id !== undefined) invalid.id = id;
+  return invalid;
+}
+
+/** Classifies one parsed inbound value. Never throws, whatever the value holds or how deep. */
 export function validateInbound(value: unknown): InboundResult {
   if (!isRecord(value)) return { kind: "unknown" };
+  const depthError = checkDepth(value);
+  if (depthError !== undefined) return tooDeep(value, depthError);
   if (value.type === "extension_ui_response") {
     const error = check(ExtensionUiResponseSchema, value);
     if (error === undefined) return { kind: "ui_response", frame: value as ExtensionUiResponse };
@@ -77,12 +104,5 @@ export function validateInbound(value: unknown): InboundResult {
   if (!isCommandType(value.type)) return unknownOf(value);
   const error = check(COMMAND_SCHEMAS[value.type], value);
   if (error === undefined) return { kind: "command", command: value as RpcCommand };
-  const invalid: { kind: "invalid"; command: string; id?: RpcId; error: string } = {
-    kind: "invalid",
-    command: value.type,
-    error,
-  };
-  const id = readableId(value.id);
-  if (id !== undefined) invalid.id = id;
-  return invalid;
+  return invalidOf(value.type, value, error);
 }

@@ -2,7 +2,7 @@
 // commands in arrival order (control commands and sub-protocol replies never wait behind a
 // long command), writes responses, and turns session events into frames.
 import { parseFrame, type LineItem } from "../transport/jsonl-reader.js";
-import { validateInbound, type RpcCommand } from "../protocol/index.js";
+import { unknownCommandError, validateInbound, type RpcCommand } from "../protocol/index.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { UserBash } from "../session/user-bash.js";
 import { errorMessage } from "../shared/errors.js";
@@ -66,7 +66,12 @@ export class RpcServer {
         this.parseError(parsed.error);
         continue;
       }
-      this.dispatch(parsed.value);
+      try {
+        this.dispatch(parsed.value);
+      } catch (err) {
+        // Last line of defence: whatever a line holds, it is answered and reading goes on.
+        this.parseError(errorMessage(err));
+      }
     }
   }
 
@@ -89,7 +94,7 @@ export class RpcServer {
       case "unknown": {
         const type = result.type;
         const command = typeof type === "string" ? type : undefined;
-        this.respond(result.id, command, { success: false, error: `Unknown command: ${String(type)}` });
+        this.respond(result.id, command, { success: false, error: unknownCommandError(type) });
         return;
       }
       case "invalid":

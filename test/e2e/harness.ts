@@ -49,6 +49,7 @@ export class Pith {
   readonly stderrChunks: string[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private buffer: Buffer = Buffer.alloc(0);
+  private pending: Buffer[] = [];
   private waiters: { pred: (f: Frame) => boolean; resolve: (f: Frame) => void; from: number }[] = [];
   private nextId = 1;
   stdoutBytes = 0;
@@ -77,7 +78,14 @@ export class Pith {
 
   private onData(chunk: Buffer): void {
     this.stdoutBytes += chunk.length;
-    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    // A frame of many MiB arrives in many chunks: join them once its LF is there, not per chunk.
+    if (chunk.indexOf(10) === -1) {
+      this.pending.push(chunk);
+      return;
+    }
+    const parts = [...this.pending, chunk];
+    this.pending = [];
+    this.buffer = this.buffer.length || parts.length > 1 ? Buffer.concat([this.buffer, ...parts]) : chunk;
     let nl: number;
     while ((nl = this.buffer.indexOf(10)) !== -1) {
       const line = this.buffer.subarray(0, nl).toString("utf8");

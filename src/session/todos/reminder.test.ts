@@ -70,4 +70,10 @@ describe("TodoReminder", () => {
     const one: TodoPhase[] = [{ id: "phase-1", name: "P", tasks: [{ id: "task-1", content: "x", status: "pending" }] }];
     expect(new TodoReminder({ enabled: true, max: 3 }).next(assistant("x"), one)?.message.content).toContain("1 todo item is still open");
   });
+  it("lists tasks a host stored with odd field values without calling their toString", () => {
+    const hostile = { toString: 1 } as unknown as string;
+    const phases: TodoPhase[] = [{ id: "p", name: hostile, tasks: [{ id: hostile, content: hostile, status: "pending" }] }];
+    const text = new TodoReminder({ enabled: true, max: 3 }).next(assistant("done"), phases)?.message.content as string;
+    expect(text).toContain('{"toString":1}:\n  - {"toString":1} {"toString":1} [pending]');
+  });
 });

@@ -1,6 +1,7 @@
 // Todo reminders (engine §9.3): when a run ends with a plain reply while tasks are still open,
 // the agent is nudged to carry on, at most `max` times per prompt.
 import type { AssistantMessage, DeveloperMessage, TodoItem, TodoPhase } from "../../shared/types.js";
+import { displayText } from "../../shared/display-text.js";
 import { isOpen } from "./normalize.js";
 
 type OpenTask = TodoItem & { status: "pending" | "in_progress" };
@@ -65,8 +66,8 @@ function reminderText(phases: Array<{ name: string; tasks: OpenTask[] }>, total:
     `You ended your turn, but ${total} todo item${total === 1 ? " is" : "s are"} still open:`,
   ];
   for (const phase of phases) {
-    lines.push(`${phase.name}:`);
-    for (const t of phase.tasks) lines.push(`  - ${t.id} ${t.content} [${t.status}]`);
+    lines.push(`${displayText(phase.name)}:`);
+    for (const t of phase.tasks) lines.push(`  - ${displayText(t.id)} ${displayText(t.content)} [${t.status}]`);
   }
   lines.push(
     "Keep working on them now. If some are already done or no longer needed, say so by updating the list " +

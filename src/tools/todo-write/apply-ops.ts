@@ -2,9 +2,11 @@
 import type { TodoItem, TodoPhase } from "../../shared/types.js";
 import type { TaskInput, TodoOp } from "./params.js";
 
-function maxSuffix(ids: string[], prefix: string): number {
+function maxSuffix(ids: unknown[], prefix: string): number {
   let max = 0;
   for (const id of ids) {
+    // Ids set by a host (set_todos) are kept as sent: only strings can carry a suffix.
+    if (typeof id !== "string") continue;
     const m = new RegExp(`^${prefix}-(\\d+)$`).exec(id);
     if (m) max = Math.max(max, Number(m[1]));
   }

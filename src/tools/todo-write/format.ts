@@ -1,7 +1,13 @@
 // The readable text of a todo list returned by todo_write (engine §3.9 step 5).
+import { displayText } from "../../shared/display-text.js";
 import type { TodoPhase, TodoStatus } from "../../shared/types.js";
 
 const MARK: Record<TodoStatus, string> = { completed: "✓", in_progress: "→", abandoned: "✗", pending: "○" };
+
+/** A host may store any status with set_todos: only the four known ones have a mark. */
+function mark(status: unknown): string {
+  return typeof status === "string" && Object.hasOwn(MARK, status) ? MARK[status as TodoStatus] : `[${displayText(status)}]`;
+}
 
 function isOpen(status: TodoStatus): boolean {
   return status === "pending" || status === "in_progress";
@@ -20,19 +26,19 @@ export function formatTodos(phases: TodoPhase[], errors: string[]): string {
   else {
     lines.push(`Remaining items (${open.length}):`);
     for (const { t, p } of open) {
-      lines.push(`  - ${t.id} ${t.content} [${t.status}] (${p.name})`);
-      if (t.status === "in_progress" && t.details) lines.push(...t.details.split("\n").map((l) => `      ${l}`));
+      lines.push(`  - ${displayText(t.id)} ${displayText(t.content)} [${t.status}] (${displayText(p.name)})`);
+      if (t.status === "in_progress" && typeof t.details === "string" && t.details) lines.push(...t.details.split("\n").map((l) => `      ${l}`));
     }
   }
   const idx = phases.findIndex((p) => p.tasks.some((t) => isOpen(t.status)));
   if (idx !== -1) {
     const p = phases[idx];
     const done = p.tasks.filter((t) => !isOpen(t.status)).length;
-    lines.push(`Phase ${idx + 1}/${phases.length} "${p.name}" — ${done}/${p.tasks.length} tasks complete`);
+    lines.push(`Phase ${idx + 1}/${phases.length} "${displayText(p.name)}" — ${done}/${p.tasks.length} tasks complete`);
   }
   for (const p of phases) {
-    lines.push("", `${p.name}:`);
-    for (const t of p.tasks) lines.push(`  ${MARK[t.status]} ${t.id} ${t.content}`);
+    lines.push("", `${displayText(p.name)}:`);
+    for (const t of p.tasks) lines.push(`  ${mark(t.status)} ${displayText(t.id)} ${displayText(t.content)}`);
   }
   return lines.join("\n");
 }

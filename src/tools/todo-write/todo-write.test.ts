@@ -90,4 +90,18 @@ describe("todo_write", () => {
     await run([{ op: "update", id: "task-1", status: "completed" }]);
     expect(initial[0].tasks[0].status).toBe("pending");
   });
+  it("formats a list a host stored with set_todos, whatever its fields hold", async () => {
+    // set_todos keeps ids, names and statuses as sent: objects whose toString is not a function
+    // used to throw "Cannot convert object to primitive value" here.
+    const hostile = { toString: 1, valueOf: null } as unknown as string;
+    const { run } = setup([
+      { id: hostile, name: hostile, tasks: [{ id: hostile, content: hostile, status: hostile as never }, { id: "task-2", content: "c", status: "pending" }] },
+    ]);
+    const out = await run([{ op: "update", id: "task-2", status: "completed" }]);
+    expect(out.isError).toBe(false);
+    const text = textOf(out.result);
+    expect(text).toContain('{"toString":1,"valueOf":null}:');
+    expect(text).toContain('  [{"toString":1,"valueOf":null}] {"toString":1,"valueOf":null} {"toString":1,"valueOf":null}');
+    expect(text).toContain("  ✓ task-2 c");
+  });
 });
