@@ -22,7 +22,7 @@ describe("settings", () => {
       followUpMode: "one-at-a-time",
       interruptMode: "wait",
       compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000, autoContinue: true },
-      retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
+      retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000, firstByteTimeoutMs: 60000, idleTimeoutMs: 120000 },
       todo: { enabled: true, reminders: true, remindersMax: 3, eager: false },
       tasks: { todoClearDelay: 60 },
     });

@@ -43,7 +43,7 @@ export function defaultSettings(): Settings {
       thresholdTokens: -1,
       autoContinue: true,
     },
-    retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 },
+    retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000, firstByteTimeoutMs: 60000, idleTimeoutMs: 120000 },
     // pith: the eager todo prelude (a forced todo_write before the first reply) is opt-in.
     todo: { enabled: true, reminders: true, remindersMax: 3, eager: false, verbose: false },
     tasks: { todoClearDelay: 60 },
@@ -95,7 +95,7 @@ const SPEC: Spec = {
     thresholdTokens: num,
     autoContinue: bool,
   },
-  retry: { enabled: bool, maxRetries: count, baseDelayMs: count, maxDelayMs: count },
+  retry: { enabled: bool, maxRetries: count, baseDelayMs: count, maxDelayMs: count, firstByteTimeoutMs: count, idleTimeoutMs: count },
   todo: { enabled: bool, reminders: bool, remindersMax: count, eager: bool, verbose: bool },
   tasks: { todoClearDelay: num },
   ttsr: {

@@ -25,9 +25,13 @@ export interface StreamOptions {
   maxTokens?: number;
   temperature?: number;
   toolChoice?: ToolChoice;
-  /** Provider caching affinity. */
+  /** Provider caching affinity (the prompt-cache key where the provider has one). */
   sessionId?: string;
   headers?: Record<string, string>;
+  /** Fail the attempt (retryably) when no data arrives this long after the request; 0/unset = no limit. */
+  firstByteTimeoutMs?: number;
+  /** Fail the attempt (retryably) when the reply goes silent this long between chunks; 0/unset = no limit. */
+  idleTimeoutMs?: number;
 }
 
 /**

@@ -10,8 +10,10 @@ import { lastAssistant } from "../shared/types.js";
 import type { AgentSession } from "./agent-session.js";
 import { isContextOverflow } from "./compaction/overflow.js";
 import { shouldCompact, usageTokens } from "./compaction/tokens.js";
+import type { RunCompactionOptions } from "./compaction/compact.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionDeps } from "./session-deps.js";
+import type { SessionSettings } from "./settings.js";
 import type { SessionRuntime } from "./session-runtime.js";
 import type { SessionEntry } from "./store/entry-types.js";
 import { contextItemsFromPath } from "./store/build-context.js";
@@ -175,6 +177,7 @@ export class Compactor {
         reserveTokens: this.session.settings.compaction.reserveTokens,
         // §4.7: the summariser reasons at effort "high" (clamped; nothing for non-reasoning models).
         thinkingLevel: resolveThinkingLevel(model, "high"),
+        ...summaryRetry(this.session.settings.retry),
       });
       if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
       this.rt.store.appendCompaction({
@@ -194,6 +197,12 @@ export class Compactor {
       this.controller = undefined;
     }
   }
+}
+
+/** A summary request is re-sent like a reply (retry settings) and bounded by the same stream limits. */
+function summaryRetry(retry: SessionSettings["retry"]): Pick<RunCompactionOptions, "retry" | "timeouts"> {
+  const timeouts = { firstByteTimeoutMs: retry.firstByteTimeoutMs, idleTimeoutMs: retry.idleTimeoutMs };
+  return retry.enabled ? { retry, timeouts } : { timeouts };
 }
 
 /** The summarising modules, loaded once on the first compaction. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assistant, failed, usage } from "./compaction/test-support.js";
+import { firstByteTimeoutMessage, idleTimeoutMessage } from "../providers/stream-watchdog.js";
 import { isRetryableError, planRetry, retryAfterExceedsMax, retryAfterFrom, retryAfterFromText, retryDelayMs } from "./retry-policy.js";
 
 describe("isRetryableError", () => {
@@ -106,5 +107,15 @@ describe("planRetry", () => {
       retry: false,
       reason: "retry_after_too_long",
     });
+  });
+});
+
+describe("stream timeouts (issue 16, item 3)", () => {
+  it("treats a first-byte or idle timeout as transient", () => {
+    for (const text of [firstByteTimeoutMessage(60_000), idleTimeoutMessage(120_000)]) {
+      const msg = failed(text);
+      expect(isRetryableError(msg)).toBe(true);
+      expect(planRetry(msg, 1, { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 })).toEqual({ retry: true, delayMs: 100 });
+    }
   });
 });

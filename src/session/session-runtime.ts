@@ -197,7 +197,9 @@ export class SessionRuntime {
       getTools: () => this.activeTools(),
       getStreamOptions: () => {
         const toolChoice = this.extras.takeForcedToolChoice();
-        return { thinkingLevel: this.thinkingLevel, apiKey, sessionId: this.store.sessionId, ...(toolChoice ? { toolChoice } : {}) };
+        const { firstByteTimeoutMs, idleTimeoutMs } = this.session.settings.retry;
+        const base = { thinkingLevel: this.thinkingLevel, apiKey, sessionId: this.store.sessionId, firstByteTimeoutMs, idleTimeoutMs };
+        return toolChoice ? { ...base, toolChoice } : base;
       },
       convertToLlm,
       transformContext: ext?.hasHandlers("context") ? (m, s) => this.hooks.transformContext(m, s) : undefined,

@@ -19,7 +19,16 @@ export interface SessionSettings {
     thresholdTokens: number;
     autoContinue: boolean;
   };
-  retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxDelayMs: number };
+  retry: {
+    enabled: boolean;
+    maxRetries: number;
+    baseDelayMs: number;
+    maxDelayMs: number;
+    /** A provider request with no data this long after it was sent fails (retryably); 0 = no limit. */
+    firstByteTimeoutMs: number;
+    /** A reply silent this long between chunks fails (retryably); 0 = no limit. */
+    idleTimeoutMs: number;
+  };
   todo: { enabled: boolean; reminders: boolean; remindersMax: number; eager: boolean; clearDelaySeconds: number };
   ttsr: {
     enabled: boolean;

@@ -221,7 +221,8 @@ function waitFor(requests: FakeRequest[], waiters: (() => void)[], n: number, ti
 }
 
 function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+  // Unref: a reply scripted to wait minutes must not keep the test process alive.
+  return new Promise((r) => setTimeout(r, ms).unref());
 }
 
 /** Helpers shared by the wire builders. */

@@ -9,6 +9,7 @@ import type { LlmContext, StreamOptions } from "../types.js";
 import { AssistantBuilder, STREAM_ENDED_UNEXPECTEDLY } from "./assistant-builder.js";
 import { convertPrompt, convertToolChoice, convertTools } from "./convert-messages.js";
 import { describeProviderError } from "./http-error.js";
+import { StreamWatchdog } from "../stream-watchdog.js";
 import type { PartOptions, ReplayCodec } from "./replay.js";
 
 export interface AdapterSpec {
@@ -72,40 +73,47 @@ export async function* streamWithAiSdk(
 ): AsyncGenerator<AssistantMessageEvent> {
   const startedAt = Date.now();
   const builder = new AssistantBuilder(model, spec.codec, startedAt);
-  const signal = options.signal;
   yield { type: "start", partial: builder.partial };
+  // The watchdog's signal fires on the caller's abort and when the peer stops sending.
+  const watchdog = new StreamWatchdog(options, options.signal);
+  const signal = watchdog.signal;
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart> | undefined;
   const onAbort = () => void reader?.cancel().catch((err: unknown) => void err);
-  signal?.addEventListener("abort", onAbort, { once: true });
+  signal.addEventListener("abort", onAbort, { once: true });
   let failure: unknown;
   try {
-    if (signal?.aborted) throw new Error(ABORT_MESSAGE);
-    const result = await cachedModel(spec, model, options).doStream(buildCallOptions(spec, model, context, options));
+    if (signal.aborted) throw new Error(ABORT_MESSAGE);
+    const result = await cachedModel(spec, model, options).doStream(buildCallOptions(spec, model, context, { ...options, signal }));
     reader = result.stream.getReader();
-    if (signal?.aborted) onAbort();
+    if (signal.aborted) onAbort();
     for (;;) {
+      watchdog.waiting();
       const { done, value } = await reader.read();
       if (done) break;
+      // `stream-start` is made by the SDK itself; every other part is the peer's data.
+      watchdog.received(value.type !== "stream-start");
       if (value.type === "error") {
         failure = value.error;
         break;
       }
       for (const event of builder.handle(value)) yield event;
-      if (signal?.aborted) break;
+      if (signal.aborted) break;
     }
   } catch (err) {
     failure = err;
   } finally {
-    signal?.removeEventListener("abort", onAbort);
+    watchdog.stop();
+    signal.removeEventListener("abort", onAbort);
   }
   if (failure !== undefined && reader) void reader.cancel().catch((err: unknown) => void err);
-  yield terminal(builder, signal, failure);
+  yield terminal(builder, options.signal, watchdog.reason, failure);
 }
 
-function terminal(builder: AssistantBuilder, signal: AbortSignal | undefined, failure: unknown): AssistantMessageEvent {
+function terminal(builder: AssistantBuilder, signal: AbortSignal | undefined, timedOut: string | undefined, failure: unknown): AssistantMessageEvent {
   if (signal?.aborted) {
     return { type: "error", reason: "aborted", error: builder.finalMessage("aborted", { errorMessage: ABORT_MESSAGE }) };
   }
+  if (timedOut !== undefined) return { type: "error", reason: "error", error: builder.finalMessage("error", { errorMessage: timedOut }) };
   if (failure !== undefined) {
     const info = describeProviderError(failure);
     if (/stream ended without/i.test(info.message)) info.message = `${STREAM_ENDED_UNEXPECTEDLY} (${info.message})`;

@@ -1,12 +1,13 @@
 // From a preparation to a CompactionResult (spec/engine.md §4.7): the history summary and,
 // for a split turn, the turn-prefix summary (requested in parallel), folded together, with the
 // file lists appended. Applying the result (entry, context rebuild, events) is the session's.
+import type { StreamTimeouts } from "../../providers/stream-watchdog.js";
 import type { StreamFn } from "../../providers/types.js";
 import { anySignal } from "../../shared/abort.js";
 import type { CompactionResult, Model, ThinkingLevel } from "../../shared/types.js";
 import { appendFileLists, type FileOperations } from "./file-ops.js";
 import type { CompactionPreparation } from "./prepare.js";
-import { generateSummary, shortSummaryOf } from "./summarize.js";
+import { generateSummary, shortSummaryOf, type GenerateSummaryOptions } from "./summarize.js";
 
 export const NO_PRIOR_HISTORY = "No prior history.";
 export const SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n";
@@ -20,6 +21,10 @@ export interface RunCompactionOptions {
   /** compaction.reserveTokens: the history summary may use 80 % of it, a turn prefix 50 %. */
   reserveTokens: number;
   thinkingLevel?: ThinkingLevel;
+  /** Retry of each summary request after a transient failure; absent = one attempt. */
+  retry?: GenerateSummaryOptions["retry"];
+  /** First-byte and idle limits of each summary request. */
+  timeouts?: StreamTimeouts;
 }
 
 export interface CompactionRunResult extends CompactionResult {
@@ -30,7 +35,8 @@ export interface CompactionRunResult extends CompactionResult {
 export async function runCompaction(prep: CompactionPreparation, options: RunCompactionOptions): Promise<CompactionRunResult> {
   const sibling = new AbortController();
   const signal = anySignal([options.signal, sibling.signal]);
-  const common = { stream: options.stream, model: options.model, apiKey: options.apiKey, signal, thinkingLevel: options.thinkingLevel };
+  const { stream, model, apiKey, thinkingLevel, retry, timeouts } = options;
+  const common = { stream, model, apiKey, signal, thinkingLevel, retry, timeouts };
   const history =
     prep.messagesToSummarize.length > 0
       ? generateSummary({

@@ -121,6 +121,41 @@ describe("generateSummary: failures", () => {
   });
 });
 
+describe("generateSummary retries (issue 16, item 3)", () => {
+  const retry = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 10 };
+  const stalled = "Provider stream timed out: no data for 50 ms in the middle of the reply (retry.idleTimeoutMs)";
+
+  it("re-sends a summary request that stalled, and passes the stream limits on", async () => {
+    const { stream, calls } = scripted([() => failed(stalled), () => assistant(SUMMARY)]);
+    const timeouts = { firstByteTimeoutMs: 40, idleTimeoutMs: 50 };
+    const out = await generateSummary({ stream, model, messages: [user("x")], signal: new AbortController().signal, retry, timeouts });
+    expect(out.summary).toBe(SUMMARY);
+    expect(calls).toHaveLength(2);
+    expect(calls[1].options).toMatchObject(timeouts);
+  });
+
+  it("fails cleanly after the last attempt, and not at all for permanent errors", async () => {
+    const { stream, calls } = scripted([() => failed(stalled), () => failed(stalled), () => failed(stalled)]);
+    await expect(generateSummary({ stream, model, messages: [user("x")], signal: new AbortController().signal, retry })).rejects.toMatchObject({
+      code: "unavailable",
+      message: `Summarization failed: ${stalled}`,
+    });
+    expect(calls).toHaveLength(3);
+    const auth = scripted([() => failed("401 invalid api key"), () => assistant(SUMMARY)]);
+    await expect(generateSummary({ stream: auth.stream, model, messages: [user("x")], signal: new AbortController().signal, retry })).rejects.toThrow(/401/);
+    expect(auth.calls).toHaveLength(1);
+  });
+
+  it("stops waiting for the next attempt when aborted", async () => {
+    const { stream, calls } = scripted([() => failed(stalled), () => assistant(SUMMARY)]);
+    const controller = new AbortController();
+    const pending = generateSummary({ stream, model, messages: [user("x")], signal: controller.signal, retry: { ...retry, baseDelayMs: 5_000, maxDelayMs: 5_000 } });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toMatchObject({ code: "aborted" });
+    expect(calls).toHaveLength(1);
+  });
+});
+
 describe("shortSummaryOf", () => {
   it("takes the first prose sentence, skipping headings and list markers, at most 100 chars", () => {
     expect(shortSummaryOf("## Goal\n\n- **Fix** the login bug. Also docs.")).toBe("Fix the login bug.");

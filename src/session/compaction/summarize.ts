@@ -1,8 +1,11 @@
 // One summarisation call (spec/engine.md §4.7): the transcript goes as text inside a single
 // user message, no tools are offered, and the reply's text is the summary.
+import type { StreamTimeouts } from "../../providers/stream-watchdog.js";
 import type { StreamFn, StreamOptions } from "../../providers/types.js";
+import { isAbortError, sleep } from "../../shared/abort.js";
 import { PithError, errorMessage } from "../../shared/errors.js";
 import type { AgentMessage, AssistantMessage, Model, ThinkingLevel } from "../../shared/types.js";
+import { planRetry, type RetryDelaySettings } from "../retry-policy.js";
 import { buildSummaryPrompt, SUMMARIZER_SYSTEM_PROMPT } from "./prompts.js";
 import { serializeConversation } from "./serialize.js";
 
@@ -25,6 +28,10 @@ export interface GenerateSummaryOptions {
   thinkingLevel?: ThinkingLevel;
   /** Summarise the prefix of a split turn (different instructions, no previous summary). */
   turnPrefix?: boolean;
+  /** Re-send after a transient failure (a stalled stream included), as the retry settings say; absent = one attempt. */
+  retry?: RetryDelaySettings & { maxRetries: number };
+  /** First-byte and idle limits of each attempt. */
+  timeouts?: StreamTimeouts;
 }
 
 export interface GeneratedSummary {
@@ -46,7 +53,7 @@ export async function generateSummary(options: GenerateSummaryOptions): Promise<
     customInstructions: options.customInstructions,
     turnPrefix: options.turnPrefix,
   });
-  const streamOptions: StreamOptions = { signal };
+  const streamOptions: StreamOptions = { signal, ...options.timeouts };
   if (options.apiKey !== undefined) streamOptions.apiKey = options.apiKey;
   if (options.maxTokens !== undefined) streamOptions.maxTokens = options.maxTokens;
   if (options.thinkingLevel !== undefined) streamOptions.thinkingLevel = options.thinkingLevel;
@@ -55,7 +62,7 @@ export async function generateSummary(options: GenerateSummaryOptions): Promise<
     messages: [{ role: "user" as const, content: [{ type: "text" as const, text: prompt }], timestamp: Date.now() }],
     tools: [],
   };
-  const reply = await finalMessage(options, context, streamOptions);
+  const reply = await replyWithRetries(options, context, streamOptions);
   if (signal.aborted || reply.stopReason === "aborted") throw aborted();
   if (reply.stopReason === "error") {
     throw new PithError("unavailable", `Summarization failed: ${reply.errorMessage ?? "unknown provider error"}`);
@@ -67,6 +74,26 @@ export async function generateSummary(options: GenerateSummaryOptions): Promise<
   if (summary === "") throw new PithError("unavailable", "Summarization failed: the model returned an empty summary");
   const short = shortSummaryOf(summary);
   return short ? { summary, shortSummary: short } : { summary };
+}
+
+/** The summary request, re-sent after transient failures while the retry settings allow. */
+async function replyWithRetries(
+  options: GenerateSummaryOptions,
+  context: Parameters<StreamFn>[1],
+  streamOptions: StreamOptions,
+): Promise<AssistantMessage> {
+  for (let attempt = 1; ; attempt++) {
+    const reply = await finalMessage(options, context, streamOptions);
+    if (reply.stopReason !== "error" || !options.retry || options.signal.aborted) return reply;
+    const plan = planRetry(reply, attempt, options.retry);
+    if (!plan.retry) return reply;
+    try {
+      await sleep(plan.delayMs, options.signal);
+    } catch (err) {
+      if (isAbortError(err)) throw aborted();
+      throw err;
+    }
+  }
 }
 
 async function finalMessage(
