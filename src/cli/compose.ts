@@ -13,7 +13,7 @@ import { SessionStore } from "../session/store/session-store.js";
 import { findMostRecentSession, resolveSessionArg, sessionDirFor } from "../session/store/layout.js";
 import { PithError } from "../shared/errors.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
-import { createBuiltinTools, findOnPath, selectTools } from "../tools/index.js";
+import { childEnvironment, createBuiltinTools, findOnPath, selectTools } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 
@@ -58,6 +58,8 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   mkdirSync(tempDir, { recursive: true });
   const rgPath = findOnPath("rg", e.env.PATH);
   const scoped = (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m);
+  // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
+  const childEnv = await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome,
@@ -67,7 +69,8 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     store,
     sessionDir,
     createTools: (todos) => {
-      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages: () => session.model?.input.includes("image") ?? true });
+      const modelAcceptsImages = () => session.model?.input.includes("image") ?? true;
+      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv });
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
@@ -75,6 +78,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     initialThinkingLevel: thinking,
     scopedModels: scoped,
     tempDir,
+    childEnv,
     log: e.log,
   });
   recordStartState(store, session);

@@ -22,6 +22,8 @@ export interface Settings {
   ttsr: SessionSettings["ttsr"];
   thinkingBudgets: { minimal: number; low: number; medium: number; high: number; xhigh: number };
   bash: { environment: Record<string, string> };
+  /** Child processes of tools and of `bash`: names to drop (globs) and names to keep anyway. */
+  tools: { env: { exclude: string[]; passthrough: string[] } };
   shellPath?: string;
   shellCommandPrefix?: string;
   extensions: string[];
@@ -50,6 +52,7 @@ export function defaultSettings(): Settings {
     ttsr: { enabled: true, contextMode: "discard", interruptMode: "always", repeatMode: "once", repeatGap: 10 },
     thinkingBudgets: { minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768 },
     bash: { environment: {} },
+    tools: { env: { exclude: [], passthrough: [] } },
     extensions: [],
   };
 }
@@ -107,6 +110,7 @@ const SPEC: Spec = {
   },
   thinkingBudgets: { minimal: count, low: count, medium: count, high: count, xhigh: count },
   bash: { environment: stringMap },
+  tools: { env: { exclude: strings, passthrough: strings } },
   shellPath: str,
   shellCommandPrefix: str,
   extensions: strings,

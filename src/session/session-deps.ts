@@ -35,6 +35,8 @@ export interface SessionDeps {
   scopedModels?: Model[];
   /** Temp dir for full bash outputs. */
   tempDir: string;
+  /** Environment of the host's `bash` commands (credentials filtered out); default: pith's own. */
+  childEnv?: Record<string, string>;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }

@@ -33,7 +33,7 @@ export class UserBash {
 
   constructor(private readonly session: AgentSession) {
     const settings = session.settings;
-    this.exec = createNodeExecOps({ shell: settings.shellPath });
+    this.exec = createNodeExecOps({ shell: settings.shellPath, env: session.deps.childEnv });
     this.shell = new ShellState(session.deps.cwd);
   }
 

@@ -31,6 +31,8 @@ export interface BuiltinToolsOptions {
   todos?: TodoStore;
   /** Under a sandbox: the guard edit and write call before writing (see WriteGuard). */
   guardWrite?: WriteGuard;
+  /** Environment of every child process (bash commands, rg): see `childEnvironment`. Default: pith's own. */
+  env?: Record<string, string>;
 }
 
 /** Every built-in tool, in BUILTIN_TOOL_NAMES order. `cwd` is the default the session passes in ctx. */
@@ -39,11 +41,11 @@ export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
   const rgPath = opts.rgPath ?? null;
   return [
     createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true) }),
-    createBashTool({ exec: opts.exec ?? createNodeExecOps(), tempDir: opts.tempDir ?? tmpdir() }),
+    createBashTool({ exec: opts.exec ?? createNodeExecOps({ env: opts.env }), tempDir: opts.tempDir ?? tmpdir() }),
     createEditTool({ fs, guardWrite: opts.guardWrite }),
     createWriteTool({ fs, guardWrite: opts.guardWrite }),
-    createGrepTool({ fs, rgPath }),
-    createFindTool({ fs, rgPath }),
+    createGrepTool({ fs, rgPath, env: opts.env }),
+    createFindTool({ fs, rgPath, env: opts.env }),
     createLsTool({ fs }),
     createTodoWriteTool({ todos: opts.todos ?? createMemoryTodoStore() }),
   ];

@@ -16,10 +16,13 @@ export function isCommandValue(value: string): boolean {
   return value.startsWith("!");
 }
 
+/** `$$`, `$!`, `${VAR}`, `$VAR`. */
+const REFERENCE = /\$(\$|!|\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+
 /** Expands `$VAR`, `${VAR}`, `$$`, `$!`. Undefined when a referenced variable is unset. */
 export function interpolate(value: string, env: Env): string | undefined {
   let missing = false;
-  const out = value.replace(/\$(\$|!|\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g, (all, tok, braced, bare) => {
+  const out = value.replace(REFERENCE, (all, tok, braced, bare) => {
     if (tok === "$" || tok === "!") return tok;
     const name = (braced ?? bare) as string;
     const v = env[name];
@@ -38,6 +41,13 @@ export function resolveStatic(value: string, env: Env): { value: string } | { co
   if (ENV_NAME.test(value)) return { value: env[value] || value };
   const v = interpolate(value, env);
   return v === undefined || v === "" ? undefined : { value: v };
+}
+
+/** The environment variables a value reads: `NAME` when it is set, `$VAR`, `${VAR}`; none for `!command`. */
+export function referencedEnvNames(value: string, env: Env): string[] {
+  if (isCommandValue(value)) return [];
+  if (ENV_NAME.test(value)) return env[value] ? [value] : [];
+  return [...value.matchAll(REFERENCE)].flatMap((m) => (m[2] ?? m[3] ? [m[2] ?? m[3]] : []));
 }
 
 /** True when the value is configured and resolvable without running anything. */

@@ -146,3 +146,18 @@ describe("model registry", () => {
     expect(r.all().length).toBeGreaterThan(300); // bundled catalogue, read on first use
   });
 });
+
+describe("credentialEnvNames (issue 16, item 6)", () => {
+  it("lists the catalogue's key variables and those models.json reads for keys and headers", () => {
+    const providers = {
+      proxy: { baseUrl: "http://p/v1", api: "openai-completions", apiKey: "PROXY_KEY", headers: { "x-team": "${TEAM_TOKEN}" }, models: [{ id: "m", headers: { "x-extra": "Bearer $EXTRA_SECRET" } }] },
+      literal: { baseUrl: "http://l/v1", api: "openai-completions", apiKey: "sk-literal-not-a-name", models: [{ id: "m" }] },
+      command: { baseUrl: "http://c/v1", api: "openai-completions", apiKey: "!cat /key", models: [{ id: "m" }] },
+    };
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers }));
+    const names = registry({ PROXY_KEY: "k" }).credentialEnvNames();
+    for (const n of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "PROXY_KEY", "TEAM_TOKEN", "EXTRA_SECRET"]) expect(names).toContain(n);
+    expect(names).not.toContain("sk-literal-not-a-name");
+    expect(names.some((n) => n.includes("cat"))).toBe(false);
+  });
+});

@@ -6,10 +6,10 @@ import { errorMessage } from "../../shared/errors.js";
 import type { Model } from "../../shared/types.js";
 import { SCRIPTED_PROVIDER, scriptedModel } from "../scripted/model.js";
 import { bundledCatalog, expandCatalog, type CatalogFile } from "./catalog.js";
-import { CommandRunner, hasValue, resolveValue } from "./config-value.js";
+import { CommandRunner, hasValue, referencedEnvNames, resolveValue } from "./config-value.js";
 import { chooseDefaultModel, type DefaultModelSettings } from "./default-model.js";
 import { discoverAll } from "./discover-all.js";
-import { envApiKey } from "./env-keys.js";
+import { envApiKey, PROVIDER_ENV_VARS } from "./env-keys.js";
 import { loadModelsJson, type ProviderConfig } from "./models-json.js";
 import { applyModelsJson, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS, ZERO_COST } from "./models-json-apply.js";
 import { unknownModel } from "./unknown-model.js";
@@ -47,6 +47,8 @@ export interface ModelRegistry {
   /** Live discovery for providers with credentials; never throws. */
   discover(signal?: AbortSignal): Promise<void>;
   defaultModel(settings?: DefaultModelSettings): Model | undefined;
+  /** Every environment variable pith reads credentials from: the catalogue's and models.json's (`apiKey`, headers). */
+  credentialEnvNames(): string[];
 }
 
 const key = (provider: string, id: string) => `${provider}\u0000${id}`;
@@ -215,6 +217,16 @@ class Registry implements ModelRegistry {
 
   defaultModel(settings?: DefaultModelSettings): Model | undefined {
     return chooseDefaultModel(this, settings);
+  }
+
+  credentialEnvNames(): string[] {
+    this.load();
+    const names = new Set(Object.values(PROVIDER_ENV_VARS).flat());
+    for (const cfg of this.config.values()) {
+      const values = [cfg.apiKey, ...Object.values(cfg.headers ?? {}), ...cfg.models.flatMap((m) => Object.values(m.headers ?? {}))];
+      for (const value of values) if (value) for (const name of referencedEnvNames(value, this.opts.env)) names.add(name);
+    }
+    return [...names];
   }
 }
 

@@ -18,7 +18,7 @@ export type FindArgs = Static<typeof FindParams>;
 
 export const FIND_DEFAULT_LIMIT = 1000;
 
-export function createFindTool(opts: { fs: FsOps; rgPath: string | null }): Tool<FindArgs> {
+export function createFindTool(opts: { fs: FsOps; rgPath: string | null; env?: Record<string, string> }): Tool<FindArgs> {
   return {
     name: "find",
     label: "Find",

@@ -28,6 +28,8 @@ export const GREP_DEFAULT_LIMIT = 100;
 export interface GrepToolOptions {
   fs: FsOps;
   rgPath: string | null;
+  /** rg's environment; default: inherit pith's. */
+  env?: Record<string, string>;
 }
 
 export function createGrepTool(opts: GrepToolOptions): Tool<GrepArgs> {
@@ -47,7 +49,7 @@ export function createGrepTool(opts: GrepToolOptions): Tool<GrepArgs> {
       const q: GrepQuery = { ...args, root, rootIsFile: st.isFile, maxMatches: limit + 1, signal: ctx.signal };
       // The search code (picomatch, ignore) is imported on first use, not at startup.
       const search = await import("../search/grep-search.js");
-      const found = opts.rgPath ? await search.grepWithRipgrep(q, opts.rgPath) : await search.grepWithWalker(q, opts.fs);
+      const found = opts.rgPath ? await search.grepWithRipgrep(q, opts.rgPath, opts.env) : await search.grepWithWalker(q, opts.fs);
       return render(found.slice(0, limit), found.length > limit ? limit : undefined, args, q, opts.fs);
     },
   };

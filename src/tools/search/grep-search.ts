@@ -98,7 +98,7 @@ function rgText(v: { text?: string; bytes?: string } | undefined): string {
 }
 
 /** ripgrep backend. */
-export async function grepWithRipgrep(q: GrepQuery, rgPath: string): Promise<LineMatch[]> {
+export async function grepWithRipgrep(q: GrepQuery, rgPath: string, env?: Record<string, string>): Promise<LineMatch[]> {
   compileQuery(q); // same error text as the walker for patterns JS rejects
   const accept = globFilter(q.glob);
   const args = ["--json", "--sort", "path", "--no-messages", ...RG_WALK_FLAGS];
@@ -113,6 +113,7 @@ export async function grepWithRipgrep(q: GrepQuery, rgPath: string): Promise<Lin
     args,
     cwd: q.rootIsFile ? "/" : q.root,
     signal: q.signal,
+    env,
     onLine(line) {
       const ev = JSON.parse(line) as RgJson;
       if (ev.type !== "match" || !ev.data) return true;

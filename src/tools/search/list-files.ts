@@ -11,7 +11,7 @@ export interface ListQuery {
 }
 
 /** Accepted files, relative to root, sorted with `comparePaths`. */
-export async function listFiles(q: ListQuery, backend: { fs: FsOps; rgPath: string | null }): Promise<string[]> {
+export async function listFiles(q: ListQuery, backend: { fs: FsOps; rgPath: string | null; env?: Record<string, string> }): Promise<string[]> {
   const out: string[] = [];
   if (backend.rgPath) {
     await runRipgrep({
@@ -19,6 +19,7 @@ export async function listFiles(q: ListQuery, backend: { fs: FsOps; rgPath: stri
       args: ["--files", "--no-messages", ...RG_WALK_FLAGS],
       cwd: q.root,
       signal: q.signal,
+      env: backend.env,
       onLine(line) {
         const rel = line.replace(/^\.\//, "");
         if (q.accept(rel)) out.push(rel);

@@ -39,12 +39,14 @@ export interface RgRun {
   signal?: AbortSignal;
   /** Called per stdout line; return false to stop rg early. */
   onLine: (line: string) => boolean;
+  /** rg's environment (the tools' filtered one); default: inherit pith's. */
+  env?: Record<string, string>;
 }
 
 /** Runs rg; resolves when it ends or was stopped. Rejects on rg errors (exit 2 without output). */
 export function runRipgrep(run: RgRun): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(run.rgPath, run.args, { cwd: run.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(run.rgPath, run.args, { cwd: run.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: run.env });
     const pid = child.pid;
     if (pid !== undefined) registerProcessGroup(pid);
     let stopped = false;
