@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CliError, FILE_ARGS_IN_RPC_ERROR, HELP_TEXT, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
+import { CliError, FILE_ARGS_IN_RPC_ERROR, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
 
 function usageError(argv: string[]): CliError {
   try {
@@ -18,14 +18,23 @@ describe("parseArgs", () => {
       "--thinking", "high", "--api-key", "k", "--no-session", "--session", "s1", "-c", "--session-dir", "/d",
       "--cwd", "/w", "--tools", "read, bash", "--no-tools", "-e", "x.ts", "--extension=y.ts", "--no-extensions",
       "--system-prompt", "sys", "--append-system-prompt", "a1", "--append-system-prompt", "a2", "--delta-streaming",
-      "--version", "--help",
+      "--provider-session-id", "cache-1", "--no-rules", "--no-skills", "--no-title", "--no-themes", "--version", "--help",
     ]);
     expect(args).toEqual({
       mode: "rpc", print: false, provider: "anthropic", model: "claude-x", models: ["a", "b", "c"], thinking: "high",
       apiKey: "k", noSession: true, session: "s1", continue: true, sessionDir: "/d", cwd: "/w", tools: ["read", "bash"],
       noTools: true, extensions: ["x.ts", "y.ts"], noExtensions: true, systemPrompt: "sys", appendSystemPrompt: ["a1", "a2"],
-      deltaStreaming: true, version: true, help: true, messages: [], fileArgs: [],
+      deltaStreaming: true, providerSessionId: "cache-1", noRules: true, noSkills: true, noTitle: true, noThemes: true,
+      version: true, help: true, messages: [], fileArgs: [],
     });
+  });
+
+  it("accepts every flag the xcsh-rpc, pi and pi-acp launchers pass, with a note only for display-only ones", () => {
+    const xcsh = parseArgs(["--mode", "rpc", "--provider", "p", "--model", "m", "--no-session", "--no-title", "--no-skills", "--no-rules", "--provider-session-id", "x"]);
+    expect(displayOnlyNotes(xcsh)).toEqual([]);
+    expect(displayOnlyNotes(parseArgs(["--mode", "rpc", "--no-themes"]))).toEqual(["Note: --no-themes has no effect (pith has no themes)"]);
+    expect(usageError(["--no-title=yes"])).toMatchObject({ message: "Option --no-title does not take a value" });
+    expect(usageError(["--provider-session-id"])).toMatchObject({ message: "Option --provider-session-id requires a value" });
   });
 
   it("collects messages and @file arguments separately, and honours --", () => {
@@ -86,7 +95,8 @@ describe("HELP_TEXT", () => {
   it("documents every flag and the environment variables", () => {
     const flags = ["--mode", "--print", "--provider", "--model", "--models", "--thinking", "--api-key", "--no-session",
       "--session", "--continue", "--session-dir", "--cwd", "--tools", "--no-tools", "--extension", "--no-extensions",
-      "--system-prompt", "--append-system-prompt", "--delta-streaming", "--version", "--help"];
+      "--system-prompt", "--append-system-prompt", "--delta-streaming", "--provider-session-id", "--no-rules", "--no-skills",
+      "--no-title", "--no-themes", "--version", "--help"];
     for (const flag of flags) expect(HELP_TEXT).toContain(flag);
     for (const v of ["PITH_HOME", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "PITH_RPC_EMIT_TITLE", "PI_RPC_EMIT_TITLE"]) expect(HELP_TEXT).toContain(v);
   });

@@ -32,6 +32,16 @@ export interface ParsedArgs {
   systemPrompt?: string;
   appendSystemPrompt: string[];
   deltaStreaming: boolean;
+  /** Provider-side session id: the prompt-cache key of every model request (default: the session id). */
+  providerSessionId?: string;
+  /** Load no TTSR rule files. */
+  noRules: boolean;
+  /** Load no skills (pith loads none: accepted for the launchers that pass it). */
+  noSkills: boolean;
+  /** Never send `setTitle` UI requests, whatever PITH_RPC_EMIT_TITLE says. */
+  noTitle: boolean;
+  /** Display only (pith has no themes): accepted with a note on stderr. */
+  noThemes: boolean;
   version: boolean;
   help: boolean;
   /** Positional message arguments, in order. */
@@ -72,6 +82,12 @@ const FLAGS: Record<string, Flag> = {
   "--system-prompt": (a, take) => (a.systemPrompt = take()),
   "--append-system-prompt": (a, take) => a.appendSystemPrompt.push(take()),
   "--delta-streaming": (a) => (a.deltaStreaming = true),
+  // Flags the reference's and pi's RPC launchers pass (README, "Launcher flags").
+  "--provider-session-id": (a, take) => (a.providerSessionId = take()),
+  "--no-rules": (a) => (a.noRules = true),
+  "--no-skills": (a) => (a.noSkills = true),
+  "--no-title": (a) => (a.noTitle = true),
+  "--no-themes": (a) => (a.noThemes = true),
   "--version": (a) => (a.version = true),
   "--help": (a) => (a.help = true),
 };
@@ -87,6 +103,10 @@ function emptyArgs(): ParsedArgs {
     noExtensions: false,
     appendSystemPrompt: [],
     deltaStreaming: false,
+    noRules: false,
+    noSkills: false,
+    noTitle: false,
+    noThemes: false,
     version: false,
     help: false,
     messages: [],
@@ -156,6 +176,11 @@ export function resolveMode(args: ParsedArgs, io: { stdinIsTTY: boolean }): Mode
   throw new CliError("Nothing to do: pass --mode rpc, -p <message>, or pipe a prompt on stdin (see pith --help)");
 }
 
+/** One line for stderr per accepted flag that changes nothing here (display-only flags of other agents). */
+export function displayOnlyNotes(args: ParsedArgs): string[] {
+  return args.noThemes ? ["Note: --no-themes has no effect (pith has no themes)"] : [];
+}
+
 /** RPC mode refuses `@file` arguments (protocol.md §11.1): main prints "Error: <message>", exit 1. */
 export function rejectFileArgsInRpc(args: ParsedArgs): void {
   if (args.fileArgs.length > 0) throw new CliError("@file arguments are not supported in RPC mode", 1);
@@ -198,6 +223,11 @@ Tools, extensions, prompt:
   --system-prompt <text|file>        replace the system prompt
   --append-system-prompt <text|file> append to the system prompt (repeatable)
   --delta-streaming                  RPC: stream every delta as its own message_update (pith extra)
+  --provider-session-id <id>         provider-side session id: the prompt-cache key (default: session id)
+  --no-rules                         load no TTSR rule files
+  --no-skills                        load no skills (pith loads none; accepted for launchers)
+  --no-title                         never send setTitle UI requests
+  --no-themes                        accepted for pi launchers; no effect (a note on stderr)
 
 Other:
   @<file>                            include a file in the prompt (not in RPC mode)

@@ -46,6 +46,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     cwd,
   });
   const sessionSettings: SessionSettings = toSessionSettings(settings);
+  if (args.noRules) sessionSettings.ttsr.enabled = false;
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
   const store = openStore(args, sessionDir, cwd, path.join(pithHome, "sessions"));
   for (const w of store.warnings) e.log(w);
@@ -79,6 +80,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     scopedModels: scoped,
     tempDir,
     childEnv,
+    providerSessionId: args.providerSessionId,
     log: e.log,
   });
   recordStartState(store, session);

@@ -3,7 +3,7 @@
 import { releaseAllLocks } from "../session/store/lock.js";
 import { killAllProcessGroups } from "../tools/ops/process-groups.js";
 import { errorMessage } from "../shared/errors.js";
-import { CliError, HELP_TEXT, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
+import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
 import { loadSettings, applyRpcOverrides } from "./settings.js";
 import { pithHomeOf, type Environment } from "./compose.js";
 import { VERSION, runRpcMode } from "./modes/rpc.js";
@@ -41,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
+  for (const note of displayOnlyNotes(args)) env.log(note);
   const pithHome = pithHomeOf(env.env);
   const cwd = args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd;
   let settings = loadSettings({

@@ -35,6 +35,8 @@ export interface SessionDeps {
   scopedModels?: Model[];
   /** Temp dir for full bash outputs. */
   tempDir: string;
+  /** `--provider-session-id`: the provider-side session / prompt-cache id; default: the session id. */
+  providerSessionId?: string;
   /** Environment of the host's `bash` commands (credentials filtered out); default: pith's own. */
   childEnv?: Record<string, string>;
   /** Diagnostics (stderr). */

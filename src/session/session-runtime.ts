@@ -198,7 +198,8 @@ export class SessionRuntime {
       getStreamOptions: () => {
         const toolChoice = this.extras.takeForcedToolChoice();
         const { firstByteTimeoutMs, idleTimeoutMs } = this.session.settings.retry;
-        const base = { thinkingLevel: this.thinkingLevel, apiKey, sessionId: this.store.sessionId, firstByteTimeoutMs, idleTimeoutMs };
+        const sessionId = this.deps.providerSessionId ?? this.store.sessionId;
+        const base = { thinkingLevel: this.thinkingLevel, apiKey, sessionId, firstByteTimeoutMs, idleTimeoutMs };
         return toolChoice ? { ...base, toolChoice } : base;
       },
       convertToLlm,

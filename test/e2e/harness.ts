@@ -19,6 +19,8 @@ export interface StartOptions {
   pithHome?: string;
   /** Written to PITH_HOME/models.json. */
   modelsJson?: unknown;
+  /** The exact arguments after the CLI path (instead of `--mode rpc` + `args`), as a launcher builds them. */
+  argv?: string[];
 }
 
 export function tempDir(prefix = "pith-e2e-"): string {
@@ -66,7 +68,8 @@ export class Pith {
     mkdirSync(pithHome, { recursive: true });
     if (opts.modelsJson) writeFileSync(path.join(pithHome, "models.json"), JSON.stringify(opts.modelsJson));
     const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: pithHome, PITH_HOME: pithHome, ...opts.env };
-    const child = spawn(process.execPath, [CLI, "--mode", "rpc", ...(opts.args ?? [])], { cwd, env, stdio: "pipe" });
+    const argv = opts.argv ?? ["--mode", "rpc", ...(opts.args ?? [])];
+    const child = spawn(process.execPath, [CLI, ...argv], { cwd, env, stdio: "pipe" });
     const pith = new Pith(child, pithHome, cwd);
     await pith.waitFor((f) => f.type === "ready", 10_000);
     return pith;

@@ -37,7 +37,7 @@ export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Enviro
   const ui = createRpcUiBridge({
     writeFrame: (f) => server.framer.push(f as never),
     newId: () => snowflake(),
-    emitTitle: truthy(e.env.PITH_RPC_EMIT_TITLE) || truthy(e.env.PI_RPC_EMIT_TITLE),
+    emitTitle: !args.noTitle && (truthy(e.env.PITH_RPC_EMIT_TITLE) || truthy(e.env.PI_RPC_EMIT_TITLE)),
   });
   const hostTools = createHostToolBridge({ writeFrame: (f) => server.framer.push(f as never), newId: () => snowflake() });
   const server = new RpcServer({ session, lines: stdinLines(), writer, hostTools, ui, deltaOnly: args.deltaStreaming, log: e.log });
