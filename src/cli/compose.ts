@@ -1,16 +1,22 @@
 // The composition root: from parsed argv, environment and settings files to a ready
 // AgentSession. Nothing below src/cli reads process.env or argv.
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { createModelRegistry, type ModelRegistry } from "../providers/models/registry.js";
 import { streamAssistant } from "../providers/stream.js";
-import { AgentSession } from "../session/agent-session.js";
-import { discoverContextFiles } from "../session/context-files.js";
-import type { SessionSettings } from "../session/settings.js";
-import { buildSystemPrompt, resolvePromptArg } from "../session/system-prompt.js";
-import { SessionStore } from "../session/store/session-store.js";
-import { findMostRecentSession, resolveSessionArg, sessionDirFor } from "../session/store/layout.js";
+import {
+  AgentSession,
+  buildSystemPrompt,
+  createJsonlStorage,
+  discoverContextFiles,
+  resolvePromptArg,
+  resolveSessionArg,
+  sessionDirFor,
+  type SessionLog,
+  type SessionSettings,
+  type SessionStorage,
+} from "../session/index.js";
 import { PithError } from "../shared/errors.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import { childEnvironment, createBuiltinTools, findOnPath, selectTools } from "../tools/index.js";
@@ -48,8 +54,9 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   const sessionSettings: SessionSettings = toSessionSettings(settings);
   if (args.noRules) sessionSettings.ttsr.enabled = false;
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
-  const store = openStore(args, sessionDir, cwd, path.join(pithHome, "sessions"));
-  for (const w of store.warnings) e.log(w);
+  const storage = createJsonlStorage();
+  const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));
+  for (const w of file.warnings) e.log(w);
   const model = pickModel(args, settings, registry);
   const thinking = args.thinking ?? (settings.defaultThinkingLevel as ThinkingLevel | undefined);
   const contextFiles = await discoverContextFiles({ cwd, pithHome });
@@ -67,10 +74,11 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     settings: sessionSettings,
     registry,
     stream: streamAssistant,
-    store,
+    storage,
+    file,
     sessionDir,
     createTools: (todos) => {
-      const modelAcceptsImages = () => session.model?.input.includes("image") ?? true;
+      const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
       const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv });
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
@@ -83,32 +91,24 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     providerSessionId: args.providerSessionId,
     log: e.log,
   });
-  recordStartState(store, session);
   return { session, registry, pithHome };
 }
 
-/** engine.md §1.8: a brand-new session records the chosen model and thinking level first. */
-function recordStartState(store: SessionStore, session: AgentSession): void {
-  if (store.entries().length > 0) return;
-  if (session.model) store.appendModelChange(session.model.provider, session.model.id);
-  if (session.thinkingLevel !== undefined) store.appendThinkingLevelChange(session.thinkingLevel);
-}
-
-function openStore(args: ParsedArgs, sessionDir: string | undefined, cwd: string, sessionsRoot: string): SessionStore {
-  if (!sessionDir) return SessionStore.inMemory({ cwd });
+/** The session file the process starts with (engine.md §1.8): --session, --continue, or a new one. */
+function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, sessionsRoot: string): SessionLog {
+  if (!sessionDir) return storage.create({ dir: undefined, cwd });
   if (args.session) {
     // a path-like argument resolves against the working directory even when it does not exist
     const file = resolveSessionArg(args.session, sessionDir, cwd, args.sessionDir ? undefined : sessionsRoot);
     // engine.md §1.5: a session file that does not exist yet is created at that exact path
-    if (!existsSync(file)) return SessionStore.createAt(file, { cwd });
-    return SessionStore.open(file, { cwd });
+    if (!storage.exists(file)) return storage.createAt(file, { cwd });
+    return storage.open(file, { cwd });
   }
   if (args.continue) {
-    const recent = findMostRecentSession(sessionDir);
-    if (recent) return SessionStore.open(recent, { cwd });
+    const recent = storage.mostRecent(sessionDir);
+    if (recent) return storage.open(recent, { cwd });
   }
-  mkdirSync(sessionDir, { recursive: true });
-  return SessionStore.create({ sessionDir, cwd });
+  return storage.create({ dir: sessionDir, cwd });
 }
 
 /** `provider/id`, or an id searched across providers. */

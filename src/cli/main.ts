@@ -1,6 +1,6 @@
 // pith's entry point: argv and environment in, a mode out. The only place that reads
 // process.env and argv.
-import { releaseAllLocks } from "../session/store/lock.js";
+import { releaseAllLocks } from "../session/index.js";
 import { killAllProcessGroups } from "../tools/ops/process-groups.js";
 import { errorMessage } from "../shared/errors.js";
 import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";

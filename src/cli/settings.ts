@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { PithError } from "../shared/errors.js";
 import type { ThinkingLevel } from "../shared/types.js";
-import type { SessionSettings } from "../session/settings.js";
+import type { SessionSettings } from "../session/index.js";
 
 type QueueMode = "all" | "one-at-a-time";
 

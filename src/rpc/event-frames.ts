@@ -2,16 +2,27 @@
 // deltas of one content block merge into one frame, flushed after a short window, before any
 // other frame, or later when stdout is backed up (so a slow host bounds memory instead of
 // growing a queue). In delta-only mode a `message_update` carries just the delta.
+import type { OutboundFrame } from "../protocol/index.js";
 import type { AgentSessionEvent, AssistantUpdateEvent } from "../shared/types.js";
-
-export interface FrameSink {
-  write(frame: object): void;
-  /** Bytes handed to the sink but not yet accepted by the OS. */
-  readonly pendingBytes: number;
-}
 
 type DeltaEvent = Extract<AssistantUpdateEvent, { type: "text_delta" | "thinking_delta" | "toolcall_delta" }>;
 type UpdateFrame = Extract<AgentSessionEvent, { type: "message_update" }>;
+
+/** pith's delta-only `message_update` (set_delta_streaming): the sub-event without `partial`. */
+export interface DeltaOnlyUpdateFrame {
+  type: "message_update";
+  assistantMessageEvent: Omit<AssistantUpdateEvent, "partial">;
+}
+
+/** Everything the RPC front door writes: responses, events, dialogs, host tool calls, ready. */
+export type RpcFrame = OutboundFrame | DeltaOnlyUpdateFrame;
+
+/** Where frames go, one typed write each (the transport's frame writer). */
+export interface FrameSink {
+  write(frame: RpcFrame): void;
+  /** Bytes handed to the sink but not yet accepted by the OS. */
+  readonly pendingBytes: number;
+}
 
 const COALESCE_MS = 16;
 /** Above this many unwritten bytes, deltas keep merging instead of being written. */
@@ -27,6 +38,12 @@ export class EventFramer {
     options: { deltaOnly?: boolean } = {},
   ) {
     this.deltaOnly = options.deltaOnly ?? false;
+  }
+
+  /** Writes a frame that is not a session event (response, dialog, host tool call), in order. */
+  write(frame: RpcFrame): void {
+    this.flush();
+    this.sink.write(frame);
   }
 
   /** Handles one event in order; deltas may be held back briefly. */
@@ -73,9 +90,9 @@ export class EventFramer {
     }, COALESCE_MS);
   }
 
-  private shape(frame: UpdateFrame): object {
+  private shape(frame: UpdateFrame): RpcFrame {
     if (!this.deltaOnly) return frame;
-    const { partial: _partial, ...rest } = frame.assistantMessageEvent as AssistantUpdateEvent & { partial?: unknown };
+    const { partial: _partial, ...rest } = frame.assistantMessageEvent;
     return { type: "message_update", assistantMessageEvent: rest };
   }
 }

@@ -5,11 +5,12 @@
 // tools).
 import {
   normalizeHostToolDefinitions,
+  type HostToolCall,
+  type HostToolCancel,
   type HostToolDefinition,
   type HostToolResult,
   type HostToolUpdate,
 } from "../protocol/index.js";
-import { PithError } from "../shared/errors.js";
 import type { AgentToolResult } from "../shared/types.js";
 
 export const HOST_DISCONNECTED = "RPC client disconnected before host tool execution completed";
@@ -31,7 +32,7 @@ export type HostToolResultFrame = Omit<HostToolResult, "type">;
 export type HostToolUpdateFrame = Omit<HostToolUpdate, "type">;
 
 export interface HostToolBridgeOptions {
-  writeFrame(frame: object): void;
+  writeFrame(frame: HostToolCall | HostToolCancel): void;
   newId(): string;
 }
 
@@ -53,7 +54,6 @@ interface PendingCall {
   onUpdate(partial: AgentToolResult): void;
 }
 
-const invalid = (message: string) => new PithError("invalid_request", message);
 
 /** The host's error text: its text blocks joined with "\n" and trimmed, or the default. */
 function errorText(result: AgentToolResult): string {
@@ -63,14 +63,6 @@ function errorText(result: AgentToolResult): string {
     .join("\n")
     .trim();
   return text || HOST_TOOL_FAILED;
-}
-
-/** Throws when a host tool name equals a non-host tool's (case-sensitive). */
-export function checkHostToolConflicts(names: readonly string[], existingNonHostNames: Iterable<string>): void {
-  const existing = new Set(existingNonHostNames);
-  for (const name of names) {
-    if (existing.has(name)) throw invalid(`RPC host tool "${name}" conflicts with an existing tool`);
-  }
 }
 
 /** Writes `host_tool_call` and settles on `host_tool_result`, abort or rejectAll. */

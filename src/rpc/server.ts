@@ -1,28 +1,25 @@
-// The RPC server: reads inbound lines, validates each once at the boundary, dispatches
-// commands in arrival order (control commands and sub-protocol replies never wait behind a
-// long command), writes responses, and turns session events into frames.
-import { parseFrame, type LineItem } from "../transport/jsonl-reader.js";
-import { unknownCommandError, validateInbound, type RpcCommand } from "../protocol/index.js";
-import type { AgentSession } from "../session/agent-session.js";
-import { UserBash } from "../session/user-bash.js";
+// The RPC front door: `new RpcServer(session, transport)`. It reads inbound lines, validates each
+// once at the boundary, dispatches commands in arrival order (control commands and sub-protocol
+// replies never wait behind a long command), writes responses, and turns the session's events
+// into frames — all through one typed sink. It knows the session only through its facade.
+import { unknownCommandError, validateInbound, type RpcCommand, type RpcResponse } from "../protocol/index.js";
+import type { AgentSession, ExtensionBindings } from "../session/index.js";
 import { errorMessage } from "../shared/errors.js";
+import { snowflake } from "../shared/ids.js";
+import { parseFrame, type Transport } from "../transport/index.js";
 import { COMMANDS, CONTROL_COMMANDS, type CommandContext } from "./commands/index.js";
-import { EventFramer, type FrameSink } from "./event-frames.js";
-import type { HostToolBridge } from "./host-tools.js";
-import type { RpcUiBridge } from "./ui-bridge.js";
-
-export interface RpcWriter extends FrameSink {
-  /** Resolves when every written frame has been handed to the OS. */
-  flush(): Promise<void>;
-}
+import { EventFramer } from "./event-frames.js";
+import { createHostToolBridge, type HostToolBridge } from "./host-tools.js";
+import { createRpcUiBridge, type RpcUiBridge } from "./ui-bridge.js";
 
 export interface RpcServerOptions {
-  session: AgentSession;
-  lines: AsyncIterable<LineItem>;
-  writer: RpcWriter;
-  hostTools: HostToolBridge;
-  ui: RpcUiBridge;
+  /** Delta-only `message_update` frames from the start (`--delta-streaming`). */
   deltaOnly?: boolean;
+  /** Send `setTitle` dialogs (PITH_RPC_EMIT_TITLE / PI_RPC_EMIT_TITLE, not --no-title). */
+  emitTitle?: boolean;
+  /** Ids of outbound requests (dialogs, host tool calls); default: snowflakes. */
+  newId?: () => string;
+  /** Diagnostics (stderr). */
   log(message: string): void;
 }
 
@@ -30,24 +27,48 @@ type Id = string | number | undefined;
 
 export class RpcServer {
   readonly framer: EventFramer;
+  /** What extensions attached to this front door use: the RPC dialogs and error frames. */
+  readonly extensionBindings: ExtensionBindings;
+  private readonly ui: RpcUiBridge;
+  private readonly hostTools: HostToolBridge;
   private readonly ctx: CommandContext;
   private queue: Promise<void> = Promise.resolve();
   private shuttingDown = false;
   private exitRequested: (() => void) | undefined;
 
-  constructor(private readonly opts: RpcServerOptions) {
-    this.framer = new EventFramer(opts.writer, { deltaOnly: opts.deltaOnly });
+  constructor(
+    private readonly session: AgentSession,
+    private readonly transport: Transport,
+    private readonly opts: RpcServerOptions,
+  ) {
+    this.framer = new EventFramer(transport.writer, { deltaOnly: opts.deltaOnly });
+    const newId = opts.newId ?? (() => snowflake());
+    this.ui = createRpcUiBridge({ writeFrame: (f) => this.framer.write(f), newId, emitTitle: opts.emitTitle ?? false });
+    this.hostTools = createHostToolBridge({ writeFrame: (f) => this.framer.write(f), newId });
     this.ctx = {
-      session: opts.session,
+      session,
       framer: this.framer,
-      hostTools: opts.hostTools,
-      userBash: new UserBash(opts.session),
+      hostTools: this.hostTools,
       lateError: (command, id, err) => this.respond(id, command, { success: false, error: errorMessage(err) }),
     };
-    opts.session.subscribe((event) => this.framer.push(event));
+    this.extensionBindings = {
+      ui: this.ui,
+      hasUI: true,
+      onError: (info) => {
+        opts.log(`Extension error (${info.extensionPath}): ${info.error}`);
+        this.framer.write({ type: "extension_error", ...info });
+      },
+      onPromptError: (command, error) => this.framer.write({ type: "response", command, success: false, error }),
+    };
+    session.subscribe((event) => this.framer.push(event));
   }
 
-  /** Serves until stdin ends (or an extension asks to shut down); resolves with the exit code. */
+  /** The first frame of the process (design.md §4.2). */
+  ready(version: string): void {
+    this.framer.write({ type: "ready", version });
+  }
+
+  /** Serves until the input ends (or an extension asks to shut down); resolves with the exit code. */
   async serve(): Promise<number> {
     const ended = this.readAll();
     const shutdown = new Promise<void>((resolve) => (this.exitRequested = resolve));
@@ -56,7 +77,7 @@ export class RpcServer {
   }
 
   private async readAll(): Promise<void> {
-    for await (const item of this.opts.lines) {
+    for await (const item of this.transport.lines) {
       if ("error" in item) {
         this.parseError(item.error);
         continue;
@@ -80,13 +101,13 @@ export class RpcServer {
     const result = validateInbound(value);
     switch (result.kind) {
       case "ui_response":
-        this.opts.ui.handleResponse(result.frame);
+        this.ui.handleResponse(result.frame);
         return;
       case "host_tool_result":
-        this.opts.hostTools.handleResult(result.frame);
+        this.hostTools.handleResult(result.frame);
         return;
       case "host_tool_update":
-        this.opts.hostTools.handleUpdate(result.frame);
+        this.hostTools.handleUpdate(result.frame);
         return;
       case "ignored":
         this.opts.log(`ignored ${result.type}: ${result.error}`);
@@ -107,6 +128,7 @@ export class RpcServer {
   }
 
   private async execute(cmd: RpcCommand): Promise<void> {
+    // Each handler is typed by its own command; the table is indexed by the validated `type`.
     const handler = COMMANDS[cmd.type] as (c: RpcCommand, ctx: CommandContext) => unknown;
     try {
       const data = await handler(cmd, this.ctx);
@@ -117,13 +139,10 @@ export class RpcServer {
     this.checkShutdown();
   }
 
-  private respond(id: Id, command: string | undefined, body: { success: boolean; data?: unknown; error?: string }): void {
-    const frame: Record<string, unknown> = { type: "response" };
-    if (id !== undefined) frame.id = id;
-    if (command !== undefined) frame.command = command;
-    Object.assign(frame, body);
-    this.framer.flush();
-    this.opts.writer.write(frame);
+  private respond(id: Id, command: string | undefined, body: { success: true; data?: unknown } | { success: false; error: string }): void {
+    const frame = { type: "response", ...(id !== undefined ? { id } : {}), ...(command !== undefined ? { command } : {}), ...body };
+    // `command` is absent only for lines whose type could not be read (answered as errors).
+    this.framer.write(frame as RpcResponse);
   }
 
   private parseError(error: string): void {
@@ -132,30 +151,30 @@ export class RpcServer {
 
   /** An extension called `ctx.shutdown()`: honoured after the command that is answered. */
   private checkShutdown(): void {
-    if (this.opts.session.deps.extensions?.shutdownRequested && !this.shuttingDown) {
+    if (this.session.extensions.shutdownRequested && !this.shuttingDown) {
       this.shuttingDown = true;
-      void this.opts.session.deps.extensions.emit({ type: "session_shutdown" }).then(() => this.exitRequested?.());
+      void this.session.extensions.shutdown().then(() => this.exitRequested?.());
     }
   }
 
-  /** stdin EOF (design.md §4.10): finish accepted work, fail what needs the host, flush, exit 0. */
+  /** Input EOF (design.md §4.10): finish accepted work, fail what needs the host, flush, exit 0. */
   private async finish(): Promise<number> {
-    this.opts.ui.cancelAll();
-    this.opts.hostTools.rejectAll();
+    this.ui.cancelAll();
+    this.hostTools.rejectAll();
     await this.queue;
-    await this.opts.session.waitForIdle();
+    await this.session.waitForIdle();
     this.framer.flush();
-    await this.opts.writer.flush();
+    await this.transport.writer.flush();
     return 0;
   }
 
   /** SIGINT/SIGTERM: abort the run, flush what was written. */
   async terminate(): Promise<void> {
-    this.opts.ui.cancelAll();
-    this.opts.hostTools.rejectAll();
-    this.ctx.userBash.abort();
-    await Promise.race([this.opts.session.abort(), new Promise((r) => setTimeout(r, 2000).unref())]);
+    this.ui.cancelAll();
+    this.hostTools.rejectAll();
+    this.session.bash.abort();
+    await Promise.race([this.session.abort(), new Promise((r) => setTimeout(r, 2000).unref())]);
     this.framer.flush();
-    await Promise.race([this.opts.writer.flush(), new Promise((r) => setTimeout(r, 1000).unref())]);
+    await Promise.race([this.transport.writer.flush(), new Promise((r) => setTimeout(r, 1000).unref())]);
   }
 }

@@ -3,6 +3,7 @@
 // here; on timeout or abort pith also sends `method:"cancel"` so the host can close its dialog
 // (design §4.8). The shapes mirror the extensions layer's ExtensionUi port structurally
 // (rpc does not import extensions).
+import type { ExtensionUiRequest } from "../protocol/index.js";
 
 export interface UiDialogOptions {
   timeout?: number;
@@ -24,7 +25,7 @@ export interface UiResponseFrame {
 }
 
 export interface RpcUiBridgeOptions {
-  writeFrame(frame: object): void;
+  writeFrame(frame: ExtensionUiRequest): void;
   newId(): string;
   /** `PI_RPC_EMIT_TITLE` (evaluated once by the cli): otherwise setTitle sends nothing. */
   emitTitle: boolean;
@@ -116,8 +117,9 @@ function openDialog<T>(ch: Channel, kind: Kind, fields: Record<string, unknown>,
 export function createRpcUiBridge(options: RpcUiBridgeOptions): RpcUiBridge {
   const { writeFrame, newId } = options;
   const pending = new Map<string, Pending>();
+  // Each method's fields are fixed by its caller below; the frame is assembled generically.
   const write = (id: string, method: string, fields: Record<string, unknown>) =>
-    writeFrame({ type: "extension_ui_request", id, method, ...defined(fields) });
+    writeFrame({ type: "extension_ui_request", id, method, ...defined(fields) } as ExtensionUiRequest);
   const send = (method: string, fields: Record<string, unknown>) => write(newId(), method, fields);
   const ch: Channel = { pending, newId, write, closed: false };
   const dialog = <T>(kind: Kind, fields: Record<string, unknown>, opts?: UiDialogOptions) => openDialog<T>(ch, kind, fields, opts);

@@ -1,149 +1,225 @@
-// AgentSession: the facade a mode (RPC, print, json) drives. It owns the in-memory context,
-// the queues, the run controller and the session store, and emits AgentSessionEvents.
-// It does not know it is driven over RPC.
-import type { InterruptMode } from "../agent/types.js";
+// AgentSession: the one public surface of a session, which every front door (RPC, print/json,
+// ACP) drives. It wires its collaborators once — each receives what it needs and knows none of
+// the others — and offers a small typed API grouped by concern plus one event stream. It does
+// not know which front door drives it, and shares nothing mutable with another session in the
+// same process except what is passed in (model registry, settings, storage, stream function).
+import type { ModelRegistry } from "../providers/models/registry.js";
+import type { StreamFn } from "../providers/types.js";
 import { PithError } from "../shared/errors.js";
-import type {
-  AgentMessage,
-  AgentSessionEvent,
-  AssistantMessage,
-  BashExecutionMessage,
-  Model,
-  ThinkingLevel,
-  TodoPhase,
-  UserContent,
-} from "../shared/types.js";
+import type { CompactionResult, Model, ThinkingLevel, UserContent } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
-import { MessageQueues, userMessage, type QueueMode } from "./queues.js";
-import { RunController } from "./run-controller.js";
+import { Compactor } from "./compactor.js";
+import { Conversation } from "./conversation.js";
+import { EventHub, type SessionListener } from "./event-hub.js";
+import { ExtensionHooks } from "./extension-hooks.js";
+import { createExtensionHost } from "./extension-host.js";
+import { PromptExtras } from "./prompt-extras.js";
+import { MessageQueues, userMessage } from "./queues.js";
 import { RetryController } from "./retry-controller.js";
-import type { SessionSettings } from "./settings.js";
-import type { SessionDeps } from "./session-deps.js";
-import { SessionRuntime } from "./session-runtime.js";
+import { RunController } from "./run-controller.js";
+import { RunPipeline } from "./run-pipeline.js";
+import { SessionExtensions } from "./session-extensions.js";
+import { SessionHistory } from "./session-history.js";
+import { SessionModels } from "./session-models.js";
+import { SessionModes } from "./session-modes.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
+import { SessionTools, type TodoAccess } from "./session-tools.js";
+import type { SessionSettings } from "./settings.js";
+import type { SessionLog } from "./store/session-log.js";
+import type { SessionStorage } from "./store/storage.js";
+import { TodoState } from "./todos/index.js";
+import { BUSY_ERROR, type PromptHandle, type PromptOptions } from "./types.js";
+import { UserBash } from "./user-bash.js";
 
-export const BUSY_ERROR =
-  "Agent is already processing. Use steer() or followUp() to queue messages, or wait for completion.";
-
-export type StreamingBehavior = "steer" | "followUp";
-
-export interface PromptOptions {
-  images?: UserContent[];
-  streamingBehavior?: StreamingBehavior;
+/** What the composition root hands a session: values and narrow interfaces, no environment. */
+export interface AgentSessionOptions {
+  cwd: string;
+  pithHome: string;
+  settings: SessionSettings;
+  registry: ModelRegistry;
+  stream: StreamFn;
+  /** Where `new_session`, `switch_session`, branch and clone open and create session files. */
+  storage: SessionStorage;
+  /** The session file the session starts with (opened or created through `storage`). */
+  file: SessionLog;
+  /** Where new sessions are written; undefined keeps them in memory. */
+  sessionDir: string | undefined;
+  /** Builds the built-in tools (already filtered by --tools/--no-tools) around the todo list. */
+  createTools(todos: TodoAccess): Tool[];
+  /** The system prompt for a tool list. */
+  buildSystemPrompt(tools: Tool[]): string;
+  /** Model chosen by CLI/settings; a model recorded in the session wins when available. */
+  initialModel?: Model;
+  initialThinkingLevel?: ThinkingLevel;
+  /** `--models` scope for cycle_model. */
+  scopedModels?: Model[];
+  /** Temp dir for full bash outputs. */
+  tempDir: string;
+  /** `--provider-session-id`: the provider-side session / prompt-cache id; default: the session id. */
+  providerSessionId?: string;
+  /** Environment of the host's `bash` commands (credentials filtered out); default: pith's own. */
+  childEnv?: Record<string, string>;
+  /** Diagnostics (stderr). */
+  log(message: string): void;
 }
-
-/**
- * A started prompt: `accepted` settles after the pre-flight checks; `done` resolves when every
- * continuation has settled, and rejects only when the prompt failed after it was accepted.
- */
-export interface PromptHandle {
-  accepted: Promise<void>;
-  done: Promise<void>;
-}
-
-export type SessionListener = (event: AgentSessionEvent) => void;
 
 export class AgentSession {
-  readonly settings: SessionSettings;
-  readonly queues: MessageQueues;
-  readonly runs: RunController;
-  readonly retry: RetryController;
-  readonly rt: SessionRuntime;
-  private listeners: SessionListener[] = [];
-  /** Live model discovery started by the mode; `get_available_models` waits for it (bounded). */
-  discovery: Promise<void> | undefined;
+  readonly cwd: string;
+  /** Model and thinking-level selection. */
+  readonly models: SessionModels;
+  /** The session file and its tree: new/switch/branch/clone, name, stats, export. */
+  readonly history: SessionHistory;
+  /** The tools offered to the model, host tools, the todo list. */
+  readonly tools: SessionTools;
+  /** Queue and interrupt modes, auto-compaction, auto-retry. */
+  readonly modes: SessionModes;
+  /** The extensions attached by the front door. */
+  readonly extensions: SessionExtensions;
+  /** The host's own shell commands (`bash` / `abort_bash`). */
+  readonly bash: UserBash;
 
-  constructor(readonly deps: SessionDeps) {
-    this.settings = structuredClone(deps.settings);
-    this.queues = new MessageQueues(this.settings);
-    this.retry = new RetryController(() => this.settings.retry, (e) => this.emit(e));
-    this.rt = new SessionRuntime(this, deps);
-    this.runs = new RunController({
-      runLoop: (prompts, signal) => this.rt.runLoop(prompts, signal),
-      afterRun: (last, signal) => this.rt.afterRun(last, signal),
-      onInternalError: (message) => deps.log(`internal error: ${message}`),
+  private readonly settings: SessionSettings;
+  private readonly events = new EventHub();
+  private readonly conversation: Conversation;
+  private readonly queues: MessageQueues;
+  private readonly retry: RetryController;
+  private readonly runs: RunController;
+  private readonly compactor: Compactor;
+  private readonly hooks: ExtensionHooks;
+  private readonly pipeline: RunPipeline;
+
+  constructor(o: AgentSessionOptions) {
+    this.cwd = o.cwd;
+    const settings = structuredClone(o.settings);
+    this.settings = settings;
+    const emit = (e: Parameters<EventHub["emit"]>[0]) => this.events.emit(e);
+    const runner = () => this.extensions.current;
+    const todos = new TodoState({ clearDelaySeconds: settings.todo.clearDelaySeconds, onAutoClear: () => emit({ type: "todo_auto_clear" }) });
+    this.conversation = new Conversation({
+      log: o.file,
+      models: o.registry,
+      todos,
+      warn: o.log,
+      initialModel: o.initialModel,
+      initialThinkingLevel: o.initialThinkingLevel,
     });
+    this.queues = new MessageQueues(settings);
+    this.modes = new SessionModes(settings, this.queues);
+    this.retry = new RetryController(() => settings.retry, emit);
+    this.models = new SessionModels({ conversation: this.conversation, registry: o.registry, scopedModels: o.scopedModels, pithHome: o.pithHome });
+    this.extensions = new SessionExtensions((bindings) => createExtensionHost(this.hosted(), bindings));
+    const builtin = o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
+    this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt });
+    this.hooks = new ExtensionHooks(runner, () => this.tools.systemPrompt());
+    this.compactor = new Compactor({
+      conversation: this.conversation,
+      settings,
+      isAutoEnabled: () => this.modes.autoCompactionEnabled,
+      stream: o.stream,
+      requireModel: () => this.models.require(),
+      requireApiKey: (m) => this.models.requireApiKey(m),
+      emit,
+    });
+    const extras = new PromptExtras({
+      conversation: this.conversation,
+      settings,
+      queues: this.queues,
+      hasTool: (name) => this.tools.has(name),
+      emit,
+      cwd: o.cwd,
+      pithHome: o.pithHome,
+      log: o.log,
+    });
+    this.pipeline = new RunPipeline({
+      conversation: this.conversation,
+      settings,
+      queues: this.queues,
+      retry: this.retry,
+      compactor: this.compactor,
+      extras,
+      hooks: this.hooks,
+      tools: this.tools,
+      models: this.models,
+      stream: o.stream,
+      cwd: o.cwd,
+      providerSessionId: o.providerSessionId,
+      isBusy: () => this.isStreaming,
+      emit,
+    });
+    this.runs = new RunController({
+      runLoop: (prompts, signal) => this.pipeline.runLoop(prompts, signal),
+      afterRun: (last, signal) => this.pipeline.afterRun(last, signal),
+      onInternalError: (message) => o.log(`internal error: ${message}`),
+    });
+    this.history = new SessionHistory({
+      conversation: this.conversation,
+      storage: o.storage,
+      cwd: o.cwd,
+      sessionDir: o.sessionDir,
+      runner,
+      quiesce: () => this.quiesce(),
+      replaceLog: (log) => {
+        this.pipeline.forgetPendingBash();
+        this.conversation.replaceLog(log);
+      },
+      clearQueues: () => this.queues.clear(),
+      exportInfo: () => ({ systemPrompt: this.tools.systemPrompt(), tools: this.tools.active().map((t) => ({ name: t.name, description: t.description })) }),
+      log: o.log,
+    });
+    this.bash = new UserBash({
+      cwd: o.cwd,
+      settings,
+      childEnv: o.childEnv,
+      tempDir: o.tempDir,
+      runner,
+      record: (m) => this.pipeline.recordBash(m),
+    });
+    this.recordStartState();
   }
 
-  // ── events ────────────────────────────────────────────────────────────────
+  // ── identity, events, state ───────────────────────────────────────────────
 
+  /** The id of the session file currently open (changes with new/switch/branch/clone). */
+  get id(): string {
+    return this.conversation.log.sessionId;
+  }
+
+  /** Every event, in order; returns the unsubscribe function. */
   subscribe(listener: SessionListener): () => void {
-    this.listeners.push(listener);
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
-    };
+    return this.events.subscribe(listener);
   }
 
-  /** Delivers one event to every subscriber, synchronously and in order. */
-  emit(event: AgentSessionEvent): void {
-    for (const l of this.listeners) l(event);
-  }
-
-  // ── state ─────────────────────────────────────────────────────────────────
-
+  /** True from the moment a prompt is accepted until every continuation has settled. */
   get isStreaming(): boolean {
     return this.runs.isBusy;
   }
-  get messages(): AgentMessage[] {
-    return this.rt.messages;
-  }
-  get model(): Model | undefined {
-    return this.rt.model;
-  }
-  get thinkingLevel(): ThinkingLevel | undefined {
-    return this.rt.thinkingLevel;
-  }
-  get interruptMode(): InterruptMode {
-    return this.settings.interruptMode;
-  }
 
+  /** The `get_state` view. */
   getState(): SessionState {
-    return buildSessionState(this);
+    return buildSessionState({
+      conversation: this.conversation,
+      settings: this.settings,
+      isStreaming: this.isStreaming,
+      isCompacting: this.compactor.isCompacting,
+      autoCompactionEnabled: this.modes.autoCompactionEnabled,
+      queuedMessageCount: this.queues.count,
+      systemPrompt: this.tools.systemPrompt(),
+      tools: this.tools.active(),
+    });
   }
 
-  setSteeringMode(mode: QueueMode): void {
-    this.settings.steeringMode = mode;
-    this.queues.steeringMode = mode;
-  }
-  setFollowUpMode(mode: QueueMode): void {
-    this.settings.followUpMode = mode;
-    this.queues.followUpMode = mode;
-  }
-  setInterruptMode(mode: InterruptMode): void {
-    this.settings.interruptMode = mode;
-  }
-  setAutoCompaction(enabled: boolean): void {
-    this.settings.compaction.enabled = enabled;
-    if (enabled && this.settings.compaction.strategy === "off") this.settings.compaction.strategy = "context-full";
-  }
-  setAutoRetry(enabled: boolean): void {
-    this.settings.retry.enabled = enabled;
-  }
-  get autoCompactionEnabled(): boolean {
-    return this.settings.compaction.enabled && this.settings.compaction.strategy !== "off";
-  }
-
-  // ── prompting ─────────────────────────────────────────────────────────────
+  // ── prompting and queues ──────────────────────────────────────────────────
 
   /**
    * Starts the prompt pipeline. Extension commands run immediately; while busy the message is
    * queued per `streamingBehavior` or rejected with the busy error.
    */
   prompt(text: string, options: PromptOptions = {}): PromptHandle {
-    if (typeof text !== "string") {
-      const err = Promise.reject(new PithError("invalid_request", 'Invalid "message": expected string'));
-      return { accepted: err, done: err.catch(() => undefined) };
-    }
-    if (this.rt.isExtensionCommand(text)) {
-      const done = this.rt.runExtensionCommand(text);
-      return { accepted: Promise.resolve(), done };
-    }
+    if (typeof text !== "string") return rejected(new PithError("invalid_request", 'Invalid "message": expected string'));
+    if (this.hooks.isExtensionCommand(text)) return { accepted: Promise.resolve(), done: this.hooks.runExtensionCommand(text) };
     if (this.isStreaming) {
       const behavior = options.streamingBehavior;
-      if (!behavior) {
-        const err = Promise.reject(new PithError("busy", BUSY_ERROR));
-        return { accepted: err, done: err.catch(() => undefined) };
-      }
+      if (!behavior) return rejected(new PithError("busy", BUSY_ERROR));
       const message = userMessage(text, options.images);
       if (behavior === "followUp") this.queues.followUp(message);
       else this.queues.steer(message);
@@ -158,7 +234,7 @@ export class AgentSession {
     let acceptedNow = false;
     const done = this.runs.start(async (signal) => {
       try {
-        return await this.rt.preparePrompt(text, options.images ?? [], signal, () => {
+        return await this.pipeline.preparePrompt(text, options.images ?? [], signal, () => {
           acceptedNow = true;
           accept();
         });
@@ -173,13 +249,13 @@ export class AgentSession {
 
   /** Queues a steering message; never starts a run. */
   steer(text: string, images: UserContent[] = []): void {
-    this.rt.assertQueueable(text);
+    this.assertQueueable(text);
     this.queues.steer(userMessage(text, images));
   }
 
   /** Queues a follow-up message; never starts a run. */
   followUp(text: string, images: UserContent[] = []): void {
-    this.rt.assertQueueable(text);
+    this.assertQueueable(text);
     this.queues.followUp(userMessage(text, images));
   }
 
@@ -189,7 +265,7 @@ export class AgentSession {
    */
   async abort(): Promise<void> {
     this.retry.cancelBackoff();
-    this.rt.compactor.abort();
+    this.compactor.abort();
     await this.runs.abort();
   }
 
@@ -198,43 +274,75 @@ export class AgentSession {
     return this.runs.whenIdle();
   }
 
+  /** `abort_retry`: cancels a sleeping retry backoff. */
   abortRetry(): void {
     this.retry.cancelBackoff();
   }
 
-  // ── delegated operations ──────────────────────────────────────────────────
+  // ── compaction ────────────────────────────────────────────────────────────
 
-  get todos(): TodoPhase[] {
-    return this.rt.todos.get();
+  /** Manual `compact`: stops the run, then summarises with the current model. */
+  async compact(customInstructions?: string): Promise<CompactionResult> {
+    await this.abort();
+    const job = await this.compactor.prepareManual(customInstructions);
+    return this.runs.busy(job);
   }
-  setTodos(phases: unknown): TodoPhase[] {
-    return this.rt.setTodos(phases);
+
+  /** Stops everything and releases the session file; the session is not used afterwards. */
+  async close(): Promise<void> {
+    this.bash.abort();
+    await this.abort();
+    this.conversation.todos.dispose();
+    this.conversation.log.close();
   }
-  activeTools(): Tool[] {
-    return this.rt.activeTools();
+
+  // ── internals ─────────────────────────────────────────────────────────────
+
+  private assertQueueable(text: string): void {
+    if (typeof text !== "string") throw new PithError("invalid_request", 'Invalid "message": expected string');
+    const name = this.hooks.commandName(text);
+    if (name) {
+      throw new PithError(
+        "invalid_request",
+        `Extension command "/${name}" cannot be queued. Use prompt() or execute the command when not streaming.`,
+      );
+    }
   }
-  get systemPrompt(): string {
-    return this.rt.systemPrompt;
+
+  private async quiesce(): Promise<void> {
+    await this.abort();
+    this.retry.reset();
   }
-  lastAssistantText(): string | undefined {
-    return lastAssistantText(this.rt.messages);
+
+  /** engine.md §1.8: a brand-new session records the chosen model and thinking level first. */
+  private recordStartState(): void {
+    const log = this.conversation.log;
+    if (log.entries().length > 0) return;
+    const model = this.conversation.model;
+    if (model) log.append({ type: "model_change", provider: model.provider, modelId: model.id });
+    const level = this.conversation.thinkingLevel;
+    if (level !== undefined) log.append({ type: "thinking_level_change", thinkingLevel: level });
   }
-  recordBash(message: BashExecutionMessage): void {
-    this.rt.recordBash(message);
+
+  /** The parts extensions may act on (the ExtensionHost port is built over them). */
+  private hosted(): Parameters<typeof createExtensionHost>[0] {
+    return {
+      cwd: this.cwd,
+      conversation: this.conversation,
+      queues: this.queues,
+      models: this.models,
+      history: this.history,
+      isBusy: () => this.isStreaming,
+      abort: () => this.abort(),
+      prompt: (text, options) => this.prompt(text, options),
+      waitForIdle: () => this.waitForIdle(),
+      systemPrompt: () => this.tools.systemPrompt(),
+      activeTools: () => this.tools.active(),
+    };
   }
 }
 
-function lastAssistantText(messages: AgentMessage[]): string | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role !== "assistant") continue;
-    if (m.stopReason === "aborted" && m.content.length === 0) continue;
-    const text = (m as AssistantMessage).content
-      .filter((b) => b.type === "text")
-      .map((b) => (b as { text: string }).text)
-      .join("")
-      .trim();
-    return text || undefined;
-  }
-  return undefined;
+function rejected(err: Error): PromptHandle {
+  const accepted = Promise.reject(err);
+  return { accepted, done: accepted.catch(() => undefined) };
 }

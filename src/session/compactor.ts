@@ -5,16 +5,15 @@
 // sessions that never compact do not parse it (design.md §5).
 import { resolveThinkingLevel } from "../providers/models/thinking.js";
 import { PithError, errorMessage } from "../shared/errors.js";
-import type { AgentMessage, AssistantMessage, CompactionResult, Model } from "../shared/types.js";
+import type { StreamFn } from "../providers/types.js";
+import type { AgentMessage, AssistantMessage, CompactionResult, Model, SessionEvent } from "../shared/types.js";
 import { lastAssistant } from "../shared/types.js";
-import type { AgentSession } from "./agent-session.js";
 import { isContextOverflow } from "./compaction/overflow.js";
 import { shouldCompact, usageTokens } from "./compaction/tokens.js";
 import type { RunCompactionOptions } from "./compaction/compact.js";
+import type { Conversation } from "./conversation.js";
 import type { Continuation } from "./run-controller.js";
-import type { SessionDeps } from "./session-deps.js";
 import type { SessionSettings } from "./settings.js";
-import type { SessionRuntime } from "./session-runtime.js";
 import type { SessionEntry } from "./store/entry-types.js";
 import { contextItemsFromPath } from "./store/build-context.js";
 
@@ -29,16 +28,30 @@ interface EndFields {
   skipped?: boolean;
 }
 
+export interface CompactorOptions {
+  /** The context compacted: its log gets the `compaction` entry, then it reloads. */
+  conversation: Conversation;
+  /** The session's live settings (`compaction`, `retry`). */
+  settings: SessionSettings;
+  /** Whether automatic compaction is on (setting and strategy). */
+  isAutoEnabled(): boolean;
+  stream: StreamFn;
+  requireModel(): Model;
+  requireApiKey(model: Model): Promise<string | undefined>;
+  emit(event: SessionEvent): void;
+}
+
 export class Compactor {
   private controller: AbortController | undefined;
   /** One compact-and-retry per prompt: a retried request that overflows again is not retried. */
   private overflowRetried = false;
+  private readonly conversation: Conversation;
+  private readonly settings: SessionSettings;
 
-  constructor(
-    private readonly session: AgentSession,
-    private readonly rt: SessionRuntime,
-    private readonly deps: SessionDeps,
-  ) {}
+  constructor(private readonly o: CompactorOptions) {
+    this.conversation = o.conversation;
+    this.settings = o.settings;
+  }
 
   get isCompacting(): boolean {
     return this.controller !== undefined;
@@ -49,14 +62,17 @@ export class Compactor {
     this.controller?.abort();
   }
 
-  /** Manual `compact`: summarise with the current model; no auto_compaction events. */
-  async compact(customInstructions?: string): Promise<CompactionResult> {
-    await this.session.abort();
-    const model = this.rt.requireModel();
-    const apiKey = await this.rt.requireApiKey(model);
-    const path = this.rt.store.branch();
+  /**
+   * Manual `compact` (the session has stopped its run first): checks that there is a model, a
+   * key and something new to compact, then returns the summarising job (no auto_compaction
+   * events) for the session to run as busy work.
+   */
+  async prepareManual(customInstructions?: string): Promise<() => Promise<CompactionResult>> {
+    const model = this.o.requireModel();
+    const apiKey = await this.o.requireApiKey(model);
+    const path = this.conversation.log.branch();
     if (path.length > 0 && path[path.length - 1].type === "compaction") throw new PithError("invalid_request", "Already compacted");
-    return this.session.runs.busy(() => this.summarizeAndApply(model, apiKey, path, customInstructions));
+    return () => this.summarizeAndApply(model, apiKey, path, customInstructions);
   }
 
   /**
@@ -65,11 +81,11 @@ export class Compactor {
    */
   async beforePrompt(signal: AbortSignal): Promise<void> {
     this.overflowRetried = false;
-    const last = lastAssistant(this.rt.messages);
-    if (!last || !this.session.autoCompactionEnabled || !this.rt.model) return;
-    if (last.timestamp < latestCompactionTime(this.rt.messages)) return;
+    const last = lastAssistant(this.conversation.messages);
+    if (!last || !this.o.isAutoEnabled() || !this.conversation.model) return;
+    if (last.timestamp < latestCompactionTime(this.conversation.messages)) return;
     if (this.isOverflowToRecover(last)) {
-      this.rt.dropTrailingError();
+      this.conversation.dropTrailingError();
       await this.auto("overflow", signal);
       return;
     }
@@ -78,53 +94,53 @@ export class Compactor {
 
   /** After a run: overflow recovery (retry after compaction) or threshold compaction. */
   async afterRun(last: AssistantMessage | undefined, overflow: boolean, signal: AbortSignal): Promise<Continuation | undefined> {
-    if (!last || !this.rt.model || !this.session.autoCompactionEnabled) return undefined;
+    if (!last || !this.conversation.model || !this.o.isAutoEnabled()) return undefined;
     if (overflow && this.isOverflowToRecover(last)) {
       if (this.overflowRetried) {
-        this.session.emit({ type: "auto_compaction_start", reason: "overflow", action: "context-full" });
+        this.o.emit({ type: "auto_compaction_start", reason: "overflow", action: "context-full" });
         this.emitEnd({ errorMessage: `Context overflow recovery failed: ${OVERFLOW_RETRIED}` }, false);
         return { kind: "stop" };
       }
       this.overflowRetried = true;
-      this.rt.dropTrailingError();
+      this.conversation.dropTrailingError();
       const ok = await this.auto("overflow", signal);
       if (!ok || signal.aborted) return { kind: "stop" };
-      this.rt.dropTrailingError();
+      this.conversation.dropTrailingError();
       return { kind: "continue", prompts: [] };
     }
     if (last.stopReason !== "error") this.overflowRetried = false;
     if (last.stopReason === "error" || last.stopReason === "aborted" || !this.overThreshold(last)) return undefined;
     const ok = await this.auto("threshold", signal);
     if (!ok || signal.aborted) return { kind: "stop" };
-    if (!this.session.settings.compaction.autoContinue) return undefined;
+    if (!this.settings.compaction.autoContinue) return undefined;
     return { kind: "continue", prompts: [{ role: "developer", content: CONTINUE_PROMPT, attribution: "agent", timestamp: Date.now() }] };
   }
 
   /** §4.2 step 1: an overflow error from the current model (another model's limit says nothing about this one). */
   private isOverflowToRecover(last: AssistantMessage): boolean {
-    const model = this.rt.model;
+    const model = this.conversation.model;
     if (!model || last.stopReason !== "error" || last.provider !== model.provider || last.model !== model.id) return false;
     return isContextOverflow(last, model.contextWindow);
   }
 
   private overThreshold(last: AssistantMessage): boolean {
-    const model = this.rt.model as Model;
-    return shouldCompact(usageTokens(last.usage), model.contextWindow, this.session.settings.compaction);
+    const model = this.conversation.model as Model;
+    return shouldCompact(usageTokens(last.usage), model.contextWindow, this.settings.compaction);
   }
 
   /** One automatic compaction with its start/end events. Resolves true on success. */
   private async auto(reason: "threshold" | "overflow", signal: AbortSignal): Promise<boolean> {
     const willRetry = reason === "overflow";
-    this.session.emit({ type: "auto_compaction_start", reason, action: "context-full" });
+    this.o.emit({ type: "auto_compaction_start", reason, action: "context-full" });
     const end = (fields: EndFields) => this.emitEnd(fields, willRetry);
-    const model = this.rt.model;
-    const path = this.rt.store.branch();
+    const model = this.conversation.model;
+    const path = this.conversation.log.branch();
     if (!model || (path.length > 0 && path[path.length - 1].type === "compaction")) {
       end({ skipped: true });
       return false;
     }
     try {
-      const apiKey = await this.rt.requireApiKey(model);
+      const apiKey = await this.o.requireApiKey(model);
       const result = await this.summarizeAndApply(model, apiKey, path, undefined, signal);
       end({ result });
       return true;
@@ -141,7 +157,7 @@ export class Compactor {
 
   /** `auto_compaction_end`; `willRetry` only holds when there is a result. */
   private emitEnd(fields: EndFields, willRetry: boolean): void {
-    this.session.emit({
+    this.o.emit({
       type: "auto_compaction_end",
       action: "context-full",
       aborted: fields.aborted ?? false,
@@ -166,28 +182,29 @@ export class Compactor {
       if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
       const { items, compaction } = contextItemsFromPath(path);
       const previous = compaction ? { summary: compaction.summary, details: compaction.details } : undefined;
-      const prep = prepareCompaction(items, previous, { keepRecentTokens: this.session.settings.compaction.keepRecentTokens });
+      const prep = prepareCompaction(items, previous, { keepRecentTokens: this.settings.compaction.keepRecentTokens });
       if (!prep) throw new PithError("invalid_request", "Nothing to compact (session too small)");
       const result = await runCompaction(prep, {
-        stream: this.deps.stream,
+        stream: this.o.stream,
         model,
         apiKey,
         signal: controller.signal,
         customInstructions,
-        reserveTokens: this.session.settings.compaction.reserveTokens,
+        reserveTokens: this.settings.compaction.reserveTokens,
         // §4.7: the summariser reasons at effort "high" (clamped; nothing for non-reasoning models).
         thinkingLevel: resolveThinkingLevel(model, "high"),
-        ...summaryRetry(this.session.settings.retry),
+        ...summaryRetry(this.settings.retry),
       });
       if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
-      this.rt.store.appendCompaction({
+      this.conversation.log.append({
+        type: "compaction",
         summary: result.summary,
         shortSummary: result.shortSummary,
         firstKeptEntryId: result.firstKeptEntryId,
         tokensBefore: result.tokensBefore,
         details: result.details,
       });
-      this.rt.loadFromStore();
+      this.conversation.load();
       return result;
     } catch (err) {
       if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");

@@ -1,10 +1,8 @@
 // Where extensions reach into a prompt run: slash commands, `before_agent_start`, the
 // `context` rewrite, tool interception, and in-order delivery of events.
-import type { AgentMessage, ToolCall, UserMessage } from "../shared/types.js";
+import type { ExtensionRunner } from "../extensions/index.js";
+import type { AgentMessage, AgentSessionEvent, ToolCall, UserMessage } from "../shared/types.js";
 import type { Tool, ToolOutcome } from "../tools/types.js";
-import type { AgentSession } from "./agent-session.js";
-import type { SessionDeps } from "./session-deps.js";
-import type { SessionRuntime } from "./session-runtime.js";
 
 const COMMAND_RE = /^\/([^\s/]+)(?:\s|$)/;
 
@@ -13,15 +11,26 @@ export class ExtensionHooks {
   systemPromptOverride: string | undefined;
   private extensionChain: Promise<unknown> = Promise.resolve();
 
+  /**
+   * `runner()` is the session's extension runner once extensions are attached; `systemPrompt()`
+   * is the prompt a `before_agent_start` handler sees.
+   */
   constructor(
-    private readonly rt: SessionRuntime,
-    private readonly deps: SessionDeps,
+    private readonly runner: () => ExtensionRunner | undefined,
+    private readonly systemPrompt: () => string,
   ) {}
+
+  hasExtensions(): boolean {
+    return this.runner() !== undefined;
+  }
+  hasHandlers(type: string): boolean {
+    return this.runner()?.hasHandlers(type) ?? false;
+  }
 
   // ── extension commands ──────────────────────────────────────────────────────
 
   commandName(text: string): string | undefined {
-    const ext = this.deps.extensions;
+    const ext = this.runner();
     if (!ext) return undefined;
     const m = COMMAND_RE.exec(text);
     if (!m) return undefined;
@@ -31,15 +40,15 @@ export class ExtensionHooks {
     return this.commandName(text) !== undefined;
   }
   async runExtensionCommand(text: string): Promise<void> {
-    await this.deps.extensions?.runCommand(text);
+    await this.runner()?.runCommand(text);
   }
 
   /** Custom messages (and maybe a system prompt) from `before_agent_start` handlers. */
   async beforeAgentStart(user: UserMessage, text: string): Promise<AgentMessage[]> {
-    const ext = this.deps.extensions;
+    const ext = this.runner();
     if (!ext?.hasHandlers("before_agent_start")) return [];
     const images = Array.isArray(user.content) ? user.content.filter((b) => b.type === "image") : [];
-    const outcome = await ext.emit({ type: "before_agent_start", prompt: text, images, systemPrompt: this.rt.systemPrompt });
+    const outcome = await ext.emit({ type: "before_agent_start", prompt: text, images, systemPrompt: this.systemPrompt() });
     if (outcome?.systemPrompt !== undefined) this.systemPromptOverride = outcome.systemPrompt;
     return (outcome?.messages ?? []).map((m) => ({ role: "custom", ...m, timestamp: Date.now() }) as AgentMessage);
   }
@@ -47,20 +56,20 @@ export class ExtensionHooks {
   // ── extension hooks inside the loop ─────────────────────────────────────────
 
   async transformContext(messages: AgentMessage[], _signal: AbortSignal): Promise<AgentMessage[]> {
-    const result = await this.deps.extensions?.emit({ type: "context", messages: [...messages] });
+    const result = await this.runner()?.emit({ type: "context", messages: [...messages] });
     return result?.messages ?? messages;
   }
 
   wrapToolExecution(call: ToolCall, tool: Tool, run: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
-    const ext = this.deps.extensions;
+    const ext = this.runner();
     return ext ? ext.wrapToolExecution(call, tool, run) : run();
   }
 
   /** Delivers an agent/session event to extensions in order, without blocking the loop. */
-  forward(event: Parameters<AgentSession["emit"]>[0]): void {
-    const ext = this.deps.extensions;
+  forward(event: AgentSessionEvent): void {
+    const ext = this.runner();
     if (!ext || !ext.hasHandlers(event.type)) return;
-    this.extensionChain = this.extensionChain.then(() => ext.emit(event as never));
+    this.extensionChain = this.extensionChain.then(() => ext.emit(event));
   }
 
 }

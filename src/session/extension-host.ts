@@ -1,74 +1,93 @@
-// The ExtensionHost a session offers its extensions: narrow callbacks, never the session.
-import type { ExtensionHost } from "../extensions/host.js";
-import type { CustomMessageInput } from "../extensions/events.js";
-import type { SendMessageOptions, SendUserMessageOptions } from "../extensions/types.js";
-import type { ExtensionUi } from "../extensions/ui.js";
+// The ExtensionHost port (defined by src/extensions/) that a session implements for its
+// extensions: narrow callbacks over the session's parts, never the session object itself.
+import type { CustomMessageInput, ExtensionHost, ExtensionUi, SendMessageOptions, SendUserMessageOptions } from "../extensions/index.js";
 import type { CustomMessage, UserContent } from "../shared/types.js";
-import type { AgentSession } from "./agent-session.js";
-import { setModel, setThinkingLevel } from "./model-control.js";
-import { branchSession, newSession, switchSession } from "./session-switching.js";
-import { userMessage } from "./queues.js";
+import type { Tool } from "../tools/types.js";
+import type { Conversation } from "./conversation.js";
+import { userMessage, type MessageQueues } from "./queues.js";
+import type { SessionHistory } from "./session-history.js";
+import type { SessionModels } from "./session-models.js";
 import { contentText } from "./store/message-text.js";
+import type { PromptHandle, PromptOptions } from "./types.js";
 
-export interface ExtensionHostOptions {
+/** How the front door's UI and error reporting reach extensions (RPC, print/json, ACP). */
+export interface ExtensionBindings {
   ui: ExtensionUi;
   hasUI: boolean;
-  onShutdownRequested?(): void;
+  /** Errors raised after loading (handlers, commands, the shared event bus). */
+  onError(info: { extensionPath: string; event: string; error: string }): void;
+  /** A prompt an extension started failed (no host command to answer). */
   onPromptError(command: "extension_send" | "extension_send_user", message: string): void;
+  onShutdownRequested?(): void;
 }
 
-export function createExtensionHost(session: AgentSession, opts: ExtensionHostOptions): ExtensionHost {
-  const rt = () => session.rt;
+/** The parts of a session its extensions may act on. */
+export interface HostedSession {
+  cwd: string;
+  conversation: Conversation;
+  queues: MessageQueues;
+  models: SessionModels;
+  history: SessionHistory;
+  isBusy(): boolean;
+  abort(): Promise<void>;
+  prompt(text: string, options?: PromptOptions): PromptHandle;
+  waitForIdle(): Promise<void>;
+  systemPrompt(): string;
+  activeTools(): Tool[];
+}
+
+export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): ExtensionHost {
+  const log = () => s.conversation.log;
   return {
-    cwd: session.deps.cwd,
+    cwd: s.cwd,
     ui: opts.ui,
     hasUI: opts.hasUI,
-    abort: () => void session.abort(),
-    isIdle: () => !session.isStreaming,
-    hasPendingMessages: () => session.queues.count > 0,
+    abort: () => void s.abort(),
+    isIdle: () => !s.isBusy(),
+    hasPendingMessages: () => s.queues.count > 0,
     onShutdownRequested: opts.onShutdownRequested,
-    getModel: () => session.model,
-    getSystemPrompt: () => session.systemPrompt,
-    sendUserMessage: (content, o) => sendUserMessage(session, content, o, opts),
-    sendMessage: (message, o) => sendMessage(session, message, o),
-    appendEntry: (customType, data) => void rt().store.appendCustom(customType, data),
-    setSessionName: (name) => void rt().store.setName(name),
-    getSessionName: () => rt().store.name,
-    setLabel: (entryId, label) => void rt().store.appendLabel(entryId, label),
-    getActiveTools: () => session.activeTools().map((t) => t.name),
-    getAllTools: () => session.activeTools().map((t) => ({ name: t.name, description: t.description })),
+    getModel: () => s.conversation.model,
+    getSystemPrompt: () => s.systemPrompt(),
+    sendUserMessage: (content, o) => sendUserMessage(s, content, o, opts),
+    sendMessage: (message, o) => sendMessage(s, message, o),
+    appendEntry: (customType, data) => void log().append(data === undefined ? { type: "custom", customType } : { type: "custom", customType, data }),
+    setSessionName: (name) => void log().setName(name),
+    getSessionName: () => log().name,
+    setLabel: (targetId, label) => void log().append(label ? { type: "label", targetId, label } : { type: "label", targetId }),
+    getActiveTools: () => s.activeTools().map((t) => t.name),
+    getAllTools: () => s.activeTools().map((t) => ({ name: t.name, description: t.description })),
     setModel: async (model) => {
       try {
-        await setModel(session, model.provider, model.id);
+        s.models.set(model.provider, model.id);
         return true;
       } catch {
         return false;
       }
     },
-    getThinkingLevel: () => session.thinkingLevel,
-    setThinkingLevel: (level) => setThinkingLevel(session, level),
-    waitForIdle: () => session.waitForIdle(),
-    newSession: (o) => newSession(session, o?.parentSession),
-    branch: async (entryId) => ({ cancelled: (await branchSession(session, entryId)).cancelled }),
-    switchSession: (p) => switchSession(session, p),
+    getThinkingLevel: () => s.conversation.thinkingLevel,
+    setThinkingLevel: (level) => s.models.setThinkingLevel(level),
+    waitForIdle: () => s.waitForIdle(),
+    newSession: (o) => s.history.newSession(o?.parentSession),
+    branch: async (entryId) => ({ cancelled: (await s.history.branch(entryId)).cancelled }),
+    switchSession: (p) => s.history.switchTo(p),
   };
 }
 
 async function sendUserMessage(
-  session: AgentSession,
+  s: HostedSession,
   content: string | UserContent[],
   o: SendUserMessageOptions | undefined,
-  opts: ExtensionHostOptions,
+  opts: ExtensionBindings,
 ): Promise<void> {
   const text = contentText(content);
   const images = typeof content === "string" ? [] : content.filter((b) => b.type === "image");
-  if (session.isStreaming) {
+  if (s.isBusy()) {
     const m = userMessage(text, images);
-    if (o?.deliverAs === "followUp") session.queues.followUp(m);
-    else session.queues.steer(m);
+    if (o?.deliverAs === "followUp") s.queues.followUp(m);
+    else s.queues.steer(m);
     return;
   }
-  const handle = session.prompt(text, { images });
+  const handle = s.prompt(text, { images });
   handle.done.catch((err) => opts.onPromptError("extension_send_user", (err as Error).message));
   try {
     await handle.accepted;
@@ -77,14 +96,13 @@ async function sendUserMessage(
   }
 }
 
-function sendMessage(session: AgentSession, input: CustomMessageInput, o: SendMessageOptions | undefined): void {
+function sendMessage(s: HostedSession, input: CustomMessageInput, o: SendMessageOptions | undefined): void {
   const message: CustomMessage = { role: "custom", ...input, timestamp: Date.now() };
-  if (session.isStreaming || o?.deliverAs === "nextTurn") {
-    if (o?.deliverAs === "followUp") session.queues.followUp(message);
-    else if (o?.deliverAs === "nextTurn") session.queues.addNextTurn(message);
-    else session.queues.steer(message);
+  if (s.isBusy() || o?.deliverAs === "nextTurn") {
+    if (o?.deliverAs === "followUp") s.queues.followUp(message);
+    else if (o?.deliverAs === "nextTurn") s.queues.addNextTurn(message);
+    else s.queues.steer(message);
     return;
   }
-  session.rt.messages.push(message);
-  session.rt.persist(message);
+  s.conversation.add(message);
 }

@@ -1,13 +1,13 @@
 // The parts of a prompt run that come from optional subsystems: the eager todo prelude,
 // todo reminders, and TTSR stream rules. Extension hooks live in ./extension-hooks.ts.
 // The TTSR parser and matcher are imported only when rule files exist (design.md §5).
-import type { AgentEvent, AgentMessage, AssistantMessage, UserMessage } from "../shared/types.js";
+import type { AgentEvent, AgentMessage, AssistantMessage, SessionEvent, UserMessage } from "../shared/types.js";
 import type { ToolChoice } from "../providers/types.js";
-import type { AgentSession } from "./agent-session.js";
+import type { Conversation } from "./conversation.js";
+import type { MessageQueues } from "./queues.js";
 import type { Continuation } from "./run-controller.js";
+import type { SessionSettings } from "./settings.js";
 import { contentText } from "./store/message-text.js";
-import type { SessionDeps } from "./session-deps.js";
-import type { SessionRuntime } from "./session-runtime.js";
 import { TodoReminder, eagerPreludeMessage, shouldUseEagerPrelude } from "./todos/index.js";
 import type { TtsrMatcher } from "./ttsr/matcher.js";
 import { findRuleFiles, type RuleFileRef } from "./ttsr/rule-files.js";
@@ -15,6 +15,18 @@ import type { TtsrRule } from "../shared/types.js";
 import { errorMessage } from "../shared/errors.js";
 
 type TtsrModule = typeof import("./ttsr/index.js");
+
+export interface PromptExtrasOptions {
+  conversation: Conversation;
+  settings: SessionSettings;
+  queues: MessageQueues;
+  /** Whether the active tool list holds `name`. */
+  hasTool(name: string): boolean;
+  emit(event: SessionEvent): void;
+  cwd: string;
+  pithHome: string;
+  log(message: string): void;
+}
 
 export class PromptExtras {
   private readonly reminder: TodoReminder;
@@ -26,14 +38,15 @@ export class PromptExtras {
   /** The store whose earlier injections the matcher knows (changes on new/switch/branch). */
   private ttsrStore: unknown;
 
-  constructor(
-    private readonly session: AgentSession,
-    private readonly rt: SessionRuntime,
-    private readonly deps: SessionDeps,
-  ) {
-    const todo = session.settings.todo;
+  private readonly conversation: Conversation;
+  private readonly settings: SessionSettings;
+
+  constructor(private readonly deps: PromptExtrasOptions) {
+    this.conversation = deps.conversation;
+    this.settings = deps.settings;
+    const todo = this.settings.todo;
     this.reminder = new TodoReminder({ enabled: todo.enabled && todo.reminders, max: todo.remindersMax });
-    if (session.settings.ttsr.enabled) {
+    if (this.settings.ttsr.enabled) {
       const files = findRuleFiles({ pithHome: deps.pithHome, cwd: deps.cwd, warn: (m) => deps.log(m) });
       if (files.length > 0) {
         this.ttsrLoading = this.loadTtsr(files).catch((err: unknown) => deps.log(`TTSR rules not loaded: ${errorMessage(err)}`));
@@ -45,7 +58,7 @@ export class PromptExtras {
     const mod = await import("./ttsr/index.js");
     const rules = mod.readTtsrRules(files, (m) => this.deps.log(m));
     if (rules.length === 0) return;
-    const { interruptMode, repeatMode, repeatGap } = this.session.settings.ttsr;
+    const { interruptMode, repeatMode, repeatGap } = this.settings.ttsr;
     this.ttsrMod = mod;
     this.ttsr = new mod.TtsrMatcher(rules, { cwd: this.deps.cwd, interruptMode, repeatMode, repeatGap });
   }
@@ -66,7 +79,6 @@ export class PromptExtras {
     this.reminder.reset();
     this.ttsr?.resetForPrompt();
     this.restoreTtsrFired();
-    this.rt.hooks.systemPromptOverride = undefined;
   }
 
   /**
@@ -74,7 +86,7 @@ export class PromptExtras {
    * store reads back which rules its branch already injected.
    */
   private restoreTtsrFired(): void {
-    const store = this.rt.store;
+    const store = this.conversation.log;
     if (!this.ttsr || store === this.ttsrStore) return;
     this.ttsrStore = store;
     this.ttsr.restoreInjected((this.ttsrMod as TtsrModule).injectedRuleNames(store.branch()));
@@ -90,27 +102,26 @@ export class PromptExtras {
     return name ? { type: "tool", name } : undefined;
   }
 
-  /** [eager prelude] + user message + pending next-turn messages + extension messages. */
-  async assemblePrompt(user: UserMessage, _signal: AbortSignal): Promise<AgentMessage[]> {
+  /** [eager prelude] + user message + pending next-turn messages (extension messages follow). */
+  async assemblePrompt(user: UserMessage): Promise<AgentMessage[]> {
     await this.ttsrReady();
     const prompts: AgentMessage[] = [];
-    const todo = this.session.settings.todo;
+    const todo = this.settings.todo;
     const text = contentText(user.content);
     const eager = shouldUseEagerPrelude({
       enabled: todo.enabled,
       eager: todo.eager,
-      todos: this.rt.todos.get(),
-      messages: this.rt.messages,
+      todos: this.conversation.todos.get(),
+      messages: this.conversation.messages,
       promptText: text,
-      hasTodoTool: this.rt.activeTools().some((t) => t.name === "todo_write"),
+      hasTodoTool: this.deps.hasTool("todo_write"),
     });
     if (eager) {
       prompts.push(eagerPreludeMessage());
       this.forcedToolChoice = "todo_write";
     }
     prompts.push(user);
-    prompts.push(...this.session.queues.takeNextTurn());
-    prompts.push(...(await this.rt.hooks.beforeAgentStart(user, text)));
+    prompts.push(...this.deps.queues.takeNextTurn());
     return prompts;
   }
 
@@ -123,7 +134,7 @@ export class PromptExtras {
   onAssistantEnd(message: AssistantMessage): void {
     if (!this.ttsr || message.stopReason === "aborted" || message.stopReason === "error") return;
     const deferred = this.ttsr.takeDeferred();
-    if (deferred.length > 0) this.session.queues.followUp((this.ttsrMod as TtsrModule).buildTtsrInjection(deferred));
+    if (deferred.length > 0) this.deps.queues.followUp((this.ttsrMod as TtsrModule).buildTtsrInjection(deferred));
   }
 
   /** A new assistant message starts streaming: rule buffers start afresh. */
@@ -154,16 +165,16 @@ export class PromptExtras {
     const rules = this.ttsrRules;
     if (!rules) return undefined;
     this.ttsrRules = undefined;
-    this.session.emit({ type: "ttsr_triggered", rules });
-    const msgs = this.rt.messages;
-    if (this.session.settings.ttsr.contextMode !== "keep") {
+    this.deps.emit({ type: "ttsr_triggered", rules });
+    const msgs = this.conversation.messages;
+    if (this.settings.ttsr.contextMode !== "keep") {
       // Drop the interrupted reply and its synthetic tool results from the live context.
       while (msgs.length > 0 && msgs[msgs.length - 1] !== last && msgs[msgs.length - 1].role === "toolResult") msgs.pop();
       if (msgs[msgs.length - 1] === last) msgs.pop();
     }
     const injection = (this.ttsrMod as TtsrModule).buildTtsrInjection(rules);
     msgs.push(injection);
-    this.rt.persist(injection);
+    this.conversation.persist(injection);
     return { kind: "continue", prompts: [] };
   }
 
@@ -172,11 +183,11 @@ export class PromptExtras {
   todoReminder(last: AssistantMessage): Continuation | undefined {
     if (last.stopReason !== "stop" && last.stopReason !== "length") return undefined;
     if (last.content.some((b) => b.type === "toolCall")) return undefined;
-    const next = this.reminder.next(last, this.rt.todos.get());
+    const next = this.reminder.next(last, this.conversation.todos.get());
     if (!next) return undefined;
-    this.session.emit(next.event);
+    this.deps.emit(next.event);
     // Hidden and in-memory only (engine §9.3): a reloaded session does not replay old reminders.
-    this.rt.messages.push(next.message);
+    this.conversation.messages.push(next.message);
     return { kind: "continue", prompts: [] };
   }
 }

@@ -1,6 +1,8 @@
 // The `get_state` view of a session (spec/protocol.md §3.8), plus pith's extras.
 import type { Model, ThinkingLevel, TodoPhase } from "../shared/types.js";
-import type { AgentSession } from "./agent-session.js";
+import type { Tool } from "../tools/types.js";
+import type { Conversation } from "./conversation.js";
+import type { SessionSettings } from "./settings.js";
 
 export interface SessionState {
   model?: Model;
@@ -24,27 +26,38 @@ export interface SessionState {
   dumpTools: Array<{ name: string; description: string; parameters: unknown }>;
 }
 
-export function buildSessionState(session: AgentSession): SessionState {
-  const rt = session.rt;
-  const queued = session.queues.count;
+/** What the `get_state` view is read from. */
+export interface SessionStateSource {
+  conversation: Conversation;
+  settings: SessionSettings;
+  isStreaming: boolean;
+  isCompacting: boolean;
+  autoCompactionEnabled: boolean;
+  queuedMessageCount: number;
+  systemPrompt: string;
+  tools: Tool[];
+}
+
+export function buildSessionState(s: SessionStateSource): SessionState {
+  const { conversation: c, settings } = s;
   return {
-    model: rt.model,
-    thinkingLevel: rt.thinkingLevel,
-    isStreaming: session.isStreaming,
-    isCompacting: rt.compactor.isCompacting,
-    steeringMode: session.settings.steeringMode,
-    followUpMode: session.settings.followUpMode,
-    interruptMode: session.settings.interruptMode,
-    sessionFile: rt.store.path,
-    sessionId: rt.store.sessionId,
-    sessionName: rt.store.name,
-    autoCompactionEnabled: session.autoCompactionEnabled,
-    autoRetryEnabled: session.settings.retry.enabled,
-    messageCount: rt.messages.length,
-    queuedMessageCount: queued,
-    pendingMessageCount: queued,
-    todoPhases: rt.todos.get(),
-    systemPrompt: rt.systemPrompt,
-    dumpTools: session.activeTools().map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+    model: c.model,
+    thinkingLevel: c.thinkingLevel,
+    isStreaming: s.isStreaming,
+    isCompacting: s.isCompacting,
+    steeringMode: settings.steeringMode,
+    followUpMode: settings.followUpMode,
+    interruptMode: settings.interruptMode,
+    sessionFile: c.log.path,
+    sessionId: c.log.sessionId,
+    sessionName: c.log.name,
+    autoCompactionEnabled: s.autoCompactionEnabled,
+    autoRetryEnabled: settings.retry.enabled,
+    messageCount: c.messages.length,
+    queuedMessageCount: s.queuedMessageCount,
+    pendingMessageCount: s.queuedMessageCount,
+    todoPhases: c.todos.get(),
+    systemPrompt: s.systemPrompt,
+    dumpTools: s.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
   };
 }

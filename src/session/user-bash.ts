@@ -6,8 +6,9 @@ import path from "node:path";
 import { OutputCollector } from "../tools/bash/output-collector.js";
 import { createNodeExecOps, NONINTERACTIVE_ENV, type ExecOps } from "../tools/ops/exec-ops.js";
 import { PithError } from "../shared/errors.js";
+import type { ExtensionRunner } from "../extensions/index.js";
 import type { BashExecutionMessage } from "../shared/types.js";
-import type { AgentSession } from "./agent-session.js";
+import type { SessionSettings } from "./settings.js";
 
 export const USER_BASH_TIMEOUT_MS = 300_000;
 
@@ -26,15 +27,26 @@ export interface BashResult {
   newCwd?: string;
 }
 
+export interface UserBashOptions {
+  cwd: string;
+  settings: SessionSettings;
+  /** Environment of the commands (credentials filtered out); default: pith's own. */
+  childEnv?: Record<string, string>;
+  /** Where full outputs and the shell state live. */
+  tempDir: string;
+  runner(): ExtensionRunner | undefined;
+  /** Each command's record, for the conversation. */
+  record(message: BashExecutionMessage): void;
+}
+
 export class UserBash {
   private controller: AbortController | undefined;
   private readonly exec: ExecOps;
   private readonly shell: ShellState;
 
-  constructor(private readonly session: AgentSession) {
-    const settings = session.settings;
-    this.exec = createNodeExecOps({ shell: settings.shellPath, env: session.deps.childEnv });
-    this.shell = new ShellState(session.deps.cwd);
+  constructor(private readonly o: UserBashOptions) {
+    this.exec = createNodeExecOps({ shell: o.settings.shellPath, env: o.childEnv });
+    this.shell = new ShellState(o.cwd);
   }
 
   get running(): boolean {
@@ -51,7 +63,7 @@ export class UserBash {
       throw new PithError("invalid_request", 'Invalid "command": expected a non-empty string');
     }
     if (this.controller) throw new PithError("busy", "A bash command is already running. Use abort_bash to stop it.");
-    const ext = this.session.deps.extensions;
+    const ext = this.o.runner();
     if (ext?.hasHandlers("user_bash")) {
       const replaced = await ext.emit({ type: "user_bash", command, excludeFromContext: false, cwd: this.shell.cwd });
       if (replaced?.result) return this.record(command, fromExtension(replaced.result as Record<string, unknown>));
@@ -66,7 +78,7 @@ export class UserBash {
   }
 
   private async execute(command: string, signal: AbortSignal): Promise<BashResult> {
-    const tempDir = this.session.deps.tempDir || tmpdir();
+    const tempDir = this.o.tempDir || tmpdir();
     const collector = new OutputCollector(tempDir);
     let totalBytes = 0;
     let endsWithNewline = false;
@@ -74,7 +86,7 @@ export class UserBash {
       cwd: this.shell.cwd,
       signal,
       timeoutMs: USER_BASH_TIMEOUT_MS,
-      env: { ...NONINTERACTIVE_ENV, ...this.session.settings.bashEnvironment },
+      env: { ...NONINTERACTIVE_ENV, ...this.o.settings.bashEnvironment },
       onData: (chunk) => {
         totalBytes += chunk.length;
         if (chunk.length > 0) endsWithNewline = chunk[chunk.length - 1] === 10;
@@ -126,7 +138,7 @@ export class UserBash {
         },
       };
     }
-    this.session.recordBash(message);
+    this.o.record(message);
     return result;
   }
 }

@@ -4,7 +4,7 @@ import { attachExtensions } from "../extensions.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createNoopUi } from "../../extensions/ui.js";
-import type { AgentSession } from "../../session/agent-session.js";
+import type { AgentSession } from "../../session/index.js";
 import type { AssistantMessage } from "../../shared/types.js";
 import { FrameWriter } from "../../transport/frame-writer.js";
 import type { ParsedArgs } from "../args.js";
@@ -33,12 +33,12 @@ function buildPrompts(args: ParsedArgs, stdin: string | undefined, cwd: string):
 export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Environment, mode: "print" | "json"): Promise<number> {
   const stdin = await readPipedStdin();
   const { session, pithHome } = await composeSession(args, settings, e);
-  const prompts = buildPrompts(args, stdin, session.deps.cwd);
+  const prompts = buildPrompts(args, stdin, session.cwd);
   if (prompts.length === 0) {
     e.log("No prompt given: pass a message, or pipe text on stdin.");
     return 2;
   }
-  if (!session.model) {
+  if (!session.models.current) {
     e.log("No models available. Set an API key environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...),");
     e.log(`configure ${pithHome}/models.json, or run offline with --provider scripted --model <script.json>.`);
     return 1;
@@ -47,7 +47,7 @@ export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Envi
   await attachExtensions(args, session, pithHome, e, { ui: createNoopUi(), hasUI: false, onError: log, onPromptError: (_c, m) => e.log(m) });
   const writer = mode === "json" ? new FrameWriter(process.stdout) : undefined;
   if (writer) {
-    writer.write({ ...session.rt.store.header });
+    writer.write({ ...session.history.header });
     session.subscribe((event) => writer.write(event));
   }
   for (const text of prompts) {
@@ -66,12 +66,13 @@ export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Envi
     }
   }
   if (writer) await writer.flush();
-  session.rt.store.close();
+  await session.close();
   return mode === "json" ? 0 : printFinal(session, e);
 }
 
 function printFinal(session: AgentSession, e: Environment): number {
-  const last = session.messages[session.messages.length - 1];
+  const messages = session.history.messages;
+  const last = messages[messages.length - 1];
   if (!last || last.role !== "assistant") return 0;
   const msg = last as AssistantMessage;
   if (msg.stopReason === "error" || msg.stopReason === "aborted") {

@@ -1,7 +1,6 @@
 // What a command handler gets, and what it returns.
 import type { RpcCommandOf, RpcCommandType } from "../../protocol/index.js";
-import type { AgentSession } from "../../session/agent-session.js";
-import type { UserBash } from "../../session/user-bash.js";
+import type { AgentSession } from "../../session/index.js";
 import type { EventFramer } from "../event-frames.js";
 import type { HostToolBridge } from "../host-tools.js";
 
@@ -9,7 +8,6 @@ export interface CommandContext {
   session: AgentSession;
   framer: EventFramer;
   hostTools: HostToolBridge;
-  userBash: UserBash;
   /** Writes a second response for the same id (late prompt failures). */
   lateError(command: RpcCommandType, id: string | number | undefined, error: unknown): void;
 }

@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { PithError, errorMessage } from "../../shared/errors.js";
-import type { SessionStore } from "../store/session-store.js";
+import type { SessionLog } from "../store/session-log.js";
 import { renderSessionHtml } from "./render-session.js";
 
 export interface ExportHtmlOptions {
@@ -20,7 +20,7 @@ export function defaultExportName(sessionPath: string): string {
 }
 
 /** Render all entries of `store` and write the file (overwriting). Returns the path as given. */
-export async function exportSessionHtml(store: SessionStore, opts: ExportHtmlOptions): Promise<string> {
+export async function exportSessionHtml(store: SessionLog, opts: ExportHtmlOptions): Promise<string> {
   if (store.path === undefined) throw new PithError("invalid_request", "Cannot export in-memory session to HTML");
   const out = opts.outputPath ?? defaultExportName(store.path);
   const html = renderSessionHtml({

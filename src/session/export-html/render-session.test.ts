@@ -12,8 +12,8 @@ const EVIL = `<x-evil a="1" b='2'>&amp;</x-evil><script>alert(1)</script>`;
 /** A session in which every string a user, model or extension controls carries EVIL. */
 function evilSession(): SessionStore {
   const s = SessionStore.create({ sessionDir: tmpDir(), cwd: `/w/${EVIL}`, deferUntilAssistant: false });
-  s.appendModelChange(`prov${EVIL}`, `model${EVIL}`);
-  s.appendThinkingLevelChange("high");
+  s.append({ type: "model_change", provider: `prov${EVIL}`, modelId: `model${EVIL}` });
+  s.append({ type: "thinking_level_change", thinkingLevel: "high" });
   const u = s.appendMessage({ role: "user", content: [{ type: "text", text: `hello ${EVIL}` }, { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }], timestamp: 1 });
   const a: AssistantMessage = assistant(`answer ${EVIL}`);
   a.provider = `p${EVIL}`;
@@ -29,11 +29,11 @@ function evilSession(): SessionStore {
   s.appendMessage(tr);
   s.appendMessage({ role: "bashExecution", command: `ls ${EVIL}`, output: `o ${EVIL}`, exitCode: 1, cancelled: false, truncated: false, timestamp: 2 });
   s.appendMessage({ role: "custom", customType: `ct${EVIL}`, content: `c ${EVIL}`, display: true, timestamp: 3 });
-  s.appendCompaction({ summary: `sum ${EVIL}`, firstKeptEntryId: u.id, tokensBefore: 5 });
-  s.appendBranchSummary({ fromId: `f${EVIL}`, summary: `bs ${EVIL}` });
-  s.appendLabel(u.id, `lab ${EVIL}`);
+  s.append({ type: "compaction",  summary: `sum ${EVIL}`, firstKeptEntryId: u.id, tokensBefore: 5 });
+  s.append({ type: "branch_summary",  fromId: `f${EVIL}`, summary: `bs ${EVIL}` });
+  s.append({ type: "label", targetId: u.id, label: `lab ${EVIL}` });
   s.setName(`name ${EVIL}`);
-  s.appendCustom(`cu${EVIL}`, { d: EVIL });
+  s.append({ type: "custom", customType: `cu${EVIL}`, data: { d: EVIL } });
   return s;
 }
 

@@ -13,9 +13,9 @@ afterEach(() => {
 function conversation(): { s: SessionStore; u1: string; u2: string; u3: string } {
   const s = SessionStore.create({ sessionDir: tmpDir(), cwd: "/w" });
   open.push(s);
-  s.appendModelChange("openai", "gpt-test");
+  s.append({ type: "model_change", provider: "openai", modelId: "gpt-test" });
   const u1 = s.appendMessage(user("first")).id;
-  s.appendLabel(u1, "start-here");
+  s.append({ type: "label", targetId: u1, label: "start-here" });
   s.appendMessage(assistant("A1"));
   const multi: UserMessage = { role: "user", content: [{ type: "text", text: "sec" }, { type: "image", data: "AAAA", mimeType: "image/png" }, { type: "text", text: "ond" }], timestamp: 1 };
   const u2 = s.appendMessage(multi).id;

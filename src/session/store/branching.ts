@@ -1,20 +1,34 @@
-// Branch and clone: new session files derived from a path of the current one (engine.md §1.9.3).
+// Branch and clone (engine.md §1.9.3): the entries and header of a new session file derived from
+// a path of the current one. Pure: the store turns these parts into a new store.
 import path from "node:path";
 import { PithError } from "../../shared/errors.js";
 import { entryId, snowflake } from "../../shared/ids.js";
 import { PITH_SESSION_VERSION, type LabelEntry, type SessionEntry, type SessionHeader } from "./entry-types.js";
 import { newSessionFileName } from "./layout.js";
 import { contentText } from "./message-text.js";
-import { SessionStore } from "./session-store.js";
 
 export interface UserMessageRef {
   entryId: string;
   text: string;
 }
-export interface BranchResult {
-  store: SessionStore;
-  /** The selected user message's text blocks, concatenated with no separator. */
-  text: string;
+
+/** What a derived session file starts from. */
+export interface DerivedParts {
+  header: SessionHeader;
+  entries: SessionEntry[];
+  /** Beside the source file; undefined for an in-memory source. */
+  filePath?: string;
+  /** Written at once (branch with history, clone), or lazily (branch from the first message). */
+  writeNow: boolean;
+}
+
+/** What branching reads of the source session. */
+export interface BranchSource {
+  readonly path: string | undefined;
+  readonly cwd: string;
+  getEntry(id: string): SessionEntry | undefined;
+  getLabel(id: string): string | undefined;
+  branch(leafId?: string | null): SessionEntry[];
 }
 
 /** Every user `message` entry with non-empty text, in file order. */
@@ -29,7 +43,7 @@ export function userMessageEntries(entries: readonly SessionEntry[]): UserMessag
 }
 
 /** Copies of the path entries without labels, then one fresh label per labelled entry on the path. */
-function copyPath(source: SessionStore, pathEntries: SessionEntry[]): SessionEntry[] {
+function copyPath(source: BranchSource, pathEntries: SessionEntry[]): SessionEntry[] {
   const out: SessionEntry[] = [];
   for (const e of pathEntries) {
     // re-chain over the removed labels: the copied path is linear
@@ -48,7 +62,7 @@ function copyPath(source: SessionStore, pathEntries: SessionEntry[]): SessionEnt
   return out;
 }
 
-function derivedStore(source: SessionStore, entries: SessionEntry[], writeNow: boolean): SessionStore {
+function derived(source: BranchSource, entries: SessionEntry[], writeNow: boolean): DerivedParts {
   const now = Date.now();
   const header: SessionHeader = {
     type: "session",
@@ -58,29 +72,28 @@ function derivedStore(source: SessionStore, entries: SessionEntry[], writeNow: b
     cwd: source.cwd,
   };
   if (source.path !== undefined) header.parentSession = source.path;
-  const filePath = source.path === undefined ? undefined : path.join(path.dirname(source.path), newSessionFileName(header.id, now));
-  const store = SessionStore.fromParts({ header, entries, cwd: source.cwd, filePath }, source.writeOptions);
-  if (writeNow) store.ensureOnDisk();
-  return store;
+  const parts: DerivedParts = { header, entries, writeNow };
+  if (source.path !== undefined) parts.filePath = path.join(path.dirname(source.path), newSessionFileName(header.id, now));
+  return parts;
 }
 
 /**
  * `entryId` must be a user message entry, else PithError "Invalid entry ID for branching". The new
- * store holds the path up to (excluding) it; a first message gives an empty session written
- * lazily. The source store is left open: the caller closes it.
+ * session holds the path up to (excluding) it; a first message gives an empty session written
+ * lazily. Also returns the selected message's text blocks, concatenated with no separator.
  */
-export function branchStore(source: SessionStore, id: string): BranchResult {
+export function branchParts(source: BranchSource, id: string): { parts: DerivedParts; text: string } {
   const entry = source.getEntry(id);
   if (!entry || entry.type !== "message" || entry.message.role !== "user") {
     throw new PithError("invalid_request", "Invalid entry ID for branching");
   }
   const text = contentText(entry.message.content);
-  if (entry.parentId === null) return { store: derivedStore(source, [], false), text };
-  return { store: derivedStore(source, copyPath(source, source.branch(entry.parentId)), true), text };
+  if (entry.parentId === null) return { parts: derived(source, [], false), text };
+  return { parts: derived(source, copyPath(source, source.branch(entry.parentId)), true), text };
 }
 
-/** A new file with a copy of the current branch (pi's clone). In-memory sessions cannot be cloned. */
-export function cloneStore(source: SessionStore): SessionStore {
+/** A copy of the current branch (pi's clone). In-memory sessions cannot be cloned. */
+export function cloneParts(source: BranchSource): DerivedParts {
   if (source.path === undefined) throw new PithError("invalid_request", "Cannot clone an in-memory session");
-  return derivedStore(source, copyPath(source, source.branch()), true);
+  return derived(source, copyPath(source, source.branch()), true);
 }

@@ -11,13 +11,13 @@ describe("buildSessionContext", () => {
   it("starts with the latest compaction summary, then kept entries, then later ones", () => {
     const s = SessionStore.inMemory({ cwd: "/" });
     s.appendMessage(user("old1"));
-    s.appendCompaction({ summary: "first summary", firstKeptEntryId: s.leafId!, tokensBefore: 10 });
+    s.append({ type: "compaction",  summary: "first summary", firstKeptEntryId: s.leafId!, tokensBefore: 10 });
     s.appendMessage(assistant("old2"));
     const kept = s.appendMessage(user("kept"));
     s.appendMessage(assistant("kept reply"));
-    s.appendCompaction({ summary: "second", shortSummary: "2nd", firstKeptEntryId: kept.id, tokensBefore: 999 });
+    s.append({ type: "compaction",  summary: "second", shortSummary: "2nd", firstKeptEntryId: kept.id, tokensBefore: 999 });
     s.appendMessage(user("after"));
-    s.appendBranchSummary({ fromId: "root", summary: "" }); // empty summaries contribute nothing
+    s.append({ type: "branch_summary",  fromId: "root", summary: "" }); // empty summaries contribute nothing
     const ctx = buildSessionContext(s);
     expect(ctx.messages[0]).toMatchObject({ role: "compactionSummary", summary: "second", shortSummary: "2nd", tokensBefore: 999 });
     expect(ctx.messages.slice(1).map((m) => (m.role === "user" ? m.content : m.role))).toEqual([
@@ -30,17 +30,17 @@ describe("buildSessionContext", () => {
   it("keeps nothing before a compaction whose firstKeptEntryId is not on the path", () => {
     const s = SessionStore.inMemory({ cwd: "/" });
     s.appendMessage(user("gone"));
-    s.appendCompaction({ summary: "S", firstKeptEntryId: "deadbeef", tokensBefore: 1 });
+    s.append({ type: "compaction",  summary: "S", firstKeptEntryId: "deadbeef", tokensBefore: 1 });
     expect(buildSessionContext(s).messages.map((m) => m.role)).toEqual(["compactionSummary"]);
   });
 
   it("takes the latest model (model_change or assistant) and thinking level on the path", () => {
     const s = SessionStore.inMemory({ cwd: "/" });
-    s.appendThinkingLevelChange("high");
+    s.append({ type: "thinking_level_change", thinkingLevel: "high" });
     s.appendMessage(assistant("x"));
-    s.appendModelChange("anthropic", "claude-y");
+    s.append({ type: "model_change", provider: "anthropic", modelId: "claude-y" });
     const branchPoint = s.leafId;
-    s.appendThinkingLevelChange("low");
+    s.append({ type: "thinking_level_change", thinkingLevel: "low" });
     expect(buildSessionContext(s)).toMatchObject({ model: { provider: "anthropic", modelId: "claude-y" }, thinkingLevel: "low" });
     s.moveLeaf(branchPoint);
     s.appendMessage(assistant("y"));

@@ -1,7 +1,9 @@
 // Public surface of the session store.
 export * from "./entry-types.js";
 export { SessionStore, type CreateSessionOptions, type OpenSessionOptions, type StoreWriteOptions } from "./session-store.js";
-export type { BranchResult, UserMessageRef } from "./branching.js";
+export type { UserMessageRef } from "./branching.js";
+export type { SessionLog } from "./session-log.js";
+export { createJsonlStorage, type SessionStorage } from "./storage.js";
 export { buildSessionContext, type SessionContext } from "./build-context.js";
 export { migrate, isHeaderRecord, type MigrationResult } from "./migrate.js";
 export { releaseAllLocks } from "./lock.js";

@@ -30,7 +30,7 @@ describe("migrate (older and pi/xcsh files)", () => {
     expect(es[3]).toMatchObject({ type: "custom_message", customType: "h", content: "hooked", display: true });
     expect(buildSessionContext(s).messages.map((m) => m.role)).toEqual(["compactionSummary", "user", "custom"]);
     const ids = es.map((e) => e.id);
-    s.appendModelChange("x", "y");
+    s.append({ type: "model_change", provider: "x", modelId: "y" });
     s.close();
     const text = fs.readFileSync(file, "utf8");
     expect(JSON.parse(text.split("\n")[0])).toMatchObject({ type: "session", version: 3, id: "uuid-1" });
@@ -58,7 +58,7 @@ describe("migrate (older and pi/xcsh files)", () => {
     expect(ctx.model).toEqual({ provider: "anthropic", modelId: "claude-sonnet-4-5" });
     expect(ctx.messages.map((m) => m.role)).toEqual(["branchSummary", "user"]);
     // no structural change: appends go to the end of the original file
-    s.appendCustom("x");
+    s.append({ type: "custom", customType: "x" });
     s.close();
     expect(fs.readFileSync(file, "utf8").split("\n")[0]).toContain('"version":3');
   });

@@ -28,8 +28,8 @@ describe("SessionStore", () => {
   it("round-trips every entry type through the file", () => {
     const dir = tmpDir();
     const s = track(SessionStore.create({ sessionDir: dir, cwd: "/work/app", parentSession: "/old.jsonl" }));
-    s.appendModelChange("anthropic", "claude-x");
-    s.appendThinkingLevelChange("high");
+    s.append({ type: "model_change", provider: "anthropic", modelId: "claude-x" });
+    s.append({ type: "thinking_level_change", thinkingLevel: "high" });
     const u = s.appendMessage(user("hello <b>"));
     expect(s.path && fs.existsSync(s.path)).toBe(false); // lazy until the first assistant message
     s.appendMessage(assistant("hi", { toolCalls: 1 }));
@@ -37,12 +37,12 @@ describe("SessionStore", () => {
     s.appendMessage(toolResult("file body"));
     const custom: CustomMessage = { role: "custom", customType: "note", content: "ctx", display: false, details: { a: 1 }, timestamp: 5 };
     s.appendMessage(custom);
-    s.appendCompaction({ summary: "S", shortSummary: "s", firstKeptEntryId: u.id, tokensBefore: 1234, details: { readFiles: ["a"] } });
-    s.appendBranchSummary({ fromId: "root", summary: "abandoned path" });
-    s.appendLabel(u.id, "start");
+    s.append({ type: "compaction",  summary: "S", shortSummary: "s", firstKeptEntryId: u.id, tokensBefore: 1234, details: { readFiles: ["a"] } });
+    s.append({ type: "branch_summary",  fromId: "root", summary: "abandoned path" });
+    s.append({ type: "label", targetId: u.id, label: "start" });
     s.setName("  My\u0007  session ");
-    s.appendCustom("ext-state", { n: 2 });
-    s.appendThinkingLevelChange(null);
+    s.append({ type: "custom", customType: "ext-state", data: { n: 2 } });
+    s.append({ type: "thinking_level_change", thinkingLevel: null });
     const written = s.entries().map((e) => ({ ...e }));
     const file = s.path!;
     s.close();
@@ -91,7 +91,7 @@ describe("SessionStore", () => {
 
   it("writes on the first append when deferUntilAssistant is false", () => {
     const s = track(SessionStore.create({ sessionDir: tmpDir(), cwd: "/w", deferUntilAssistant: false }));
-    s.appendThinkingLevelChange("low");
+    s.append({ type: "thinking_level_change", thinkingLevel: "low" });
     expect(lines(s.path!).map((l) => l.type)).toEqual(["session", "thinking_level_change"]);
   });
 
@@ -112,7 +112,7 @@ describe("SessionStore", () => {
   it("rejects bad input with typed errors", () => {
     const s = track(SessionStore.inMemory({ cwd: "/w" }));
     expect(() => s.setName(" \u0001 ")).toThrow("Session name cannot be empty");
-    expect(() => s.appendLabel("missing", "x")).toThrow(PithError);
+    expect(() => s.append({ type: "label", targetId: "missing", label: "x" })).toThrow(PithError);
     expect(() => s.appendMessage({ role: "compactionSummary", summary: "x", tokensBefore: 1, timestamp: 1 })).toThrow(PithError);
     expect(s.path).toBeUndefined();
     s.close();

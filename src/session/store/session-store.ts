@@ -4,22 +4,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { PithError, errorMessage } from "../../shared/errors.js";
 import { entryId, snowflake } from "../../shared/ids.js";
-import type { AgentMessage, ThinkingLevel } from "../../shared/types.js";
-import {
-  PITH_SESSION_VERSION,
-  type BranchSummaryInput,
-  type CompactionInput,
-  type NewEntry,
-  type SessionEntry,
-  type SessionHeader,
-} from "./entry-types.js";
+import type { AgentMessage } from "../../shared/types.js";
+import { PITH_SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entry-types.js";
 import { parseSessionBuffer } from "./jsonl-parse.js";
 import { isHeaderRecord, migrate } from "./migrate.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import { SessionFileWriter, type FsyncMode } from "./session-file-writer.js";
 import { sanitizeSessionName } from "./session-name.js";
 import { newSessionFileName } from "./layout.js";
-import { branchStore, cloneStore, userMessageEntries, type BranchResult, type UserMessageRef } from "./branching.js";
+import { branchParts, cloneParts, type DerivedParts } from "./branching.js";
+import { EntryTree } from "./entry-tree.js";
+import type { SessionLog } from "./session-log.js";
 
 export interface StoreWriteOptions {
   /** Default "never": one writeSync per line; "always" adds an fdatasync per line. */
@@ -68,33 +63,22 @@ interface StoreParts {
   warnings?: string[];
 }
 
-export class SessionStore {
+/** A session opened on a JSONL file (or kept in memory): the tree plus its append-only file. */
+export class SessionStore extends EntryTree implements SessionLog {
   /** Absolute path of the session file; undefined for in-memory sessions. */
   readonly path: string | undefined;
   /** Working directory the session runs in (not necessarily the header's cwd). */
   readonly cwd: string;
-  /** Problems met while loading (torn/corrupt lines), one line each. */
-  readonly warnings: string[];
   private readonly hdr: SessionHeader;
-  private readonly list: SessionEntry[] = [];
-  private readonly byId = new Map<string, SessionEntry>();
-  private readonly labels = new Map<string, string>();
-  private leaf: string | null = null;
-  private sessionName: string | undefined;
   private readonly file: FileBacking | undefined;
   private closed = false;
 
   private constructor(parts: StoreParts) {
+    super(parts.entries, parts.header.name, parts.warnings);
     this.hdr = parts.header;
     this.cwd = parts.cwd;
     this.path = parts.filePath;
     this.file = parts.file;
-    this.warnings = [...(parts.warnings ?? [])];
-    this.sessionName = parts.header.name;
-    for (const e of parts.entries) {
-      if (this.byId.has(e.id)) this.warnings.push(`duplicate entry id ${e.id}: the later entry wins lookups`);
-      this.index(e);
-    }
   }
 
   /** A new session in `sessionDir` (file name `<ts>_<id>.jsonl`), written lazily unless `eager`. */
@@ -178,14 +162,6 @@ export class SessionStore {
   get sessionId(): string {
     return this.hdr.id;
   }
-  /** Latest non-empty `session_info` name, else the header's name. */
-  get name(): string | undefined {
-    return this.sessionName;
-  }
-  /** Where the next append attaches; null before the first entry (or after `moveLeaf(null)`). */
-  get leafId(): string | null {
-    return this.leaf;
-  }
   /** The session file exists on disk with this session's header. */
   get isPersisted(): boolean {
     return this.file?.onDisk ?? false;
@@ -193,43 +169,6 @@ export class SessionStore {
   /** Write options this store was created with, for stores derived from it. */
   get writeOptions(): StoreWriteOptions {
     return this.file ? { fsync: this.file.fsync, deferUntilAssistant: this.file.deferUntilAssistant } : {};
-  }
-
-  /** All entries of the file, all branches, in file order. */
-  entries(): readonly SessionEntry[] {
-    return this.list;
-  }
-  getEntry(id: string): SessionEntry | undefined {
-    return this.byId.get(id);
-  }
-  /** The current label of an entry, if any. */
-  getLabel(id: string): string | undefined {
-    return this.labels.get(id);
-  }
-  /** Entries from the root to `leafId` (default: the current leaf), linear in the path length. */
-  branch(leafId: string | null = this.leaf): SessionEntry[] {
-    // A path without a cycle visits each id at most once, so it cannot be longer than the index;
-    // only a (corrupt) file whose walk gets longer pays for the cycle-checking walk.
-    const limit = this.byId.size;
-    const out: SessionEntry[] = [];
-    let cur = leafId === null ? undefined : this.byId.get(leafId);
-    while (cur && out.length <= limit) {
-      out.push(cur);
-      cur = cur.parentId === null ? undefined : this.byId.get(cur.parentId);
-    }
-    return cur ? this.branchWithCycleCheck(leafId as string) : out.reverse();
-  }
-
-  private branchWithCycleCheck(leafId: string): SessionEntry[] {
-    const out: SessionEntry[] = [];
-    const seen = new Set<string>();
-    let cur = this.byId.get(leafId);
-    while (cur && !seen.has(cur.id)) {
-      seen.add(cur.id);
-      out.push(cur);
-      cur = cur.parentId === null ? undefined : this.byId.get(cur.parentId);
-    }
-    return out.reverse();
   }
 
   /** Persist a message; role `custom` becomes a `custom_message` entry. */
@@ -243,49 +182,19 @@ export class SessionStore {
     }
     return this.append({ type: "message", message });
   }
-  appendModelChange(provider: string, modelId: string): SessionEntry {
-    return this.append({ type: "model_change", provider, modelId });
-  }
-  appendThinkingLevelChange(thinkingLevel: ThinkingLevel | null): SessionEntry {
-    return this.append({ type: "thinking_level_change", thinkingLevel });
-  }
-  appendCompaction(input: CompactionInput): SessionEntry {
-    return this.append({ type: "compaction", ...input });
-  }
-  appendBranchSummary(input: BranchSummaryInput): SessionEntry {
-    return this.append({ type: "branch_summary", ...input });
-  }
-  /** Label `targetId` (an existing entry); an empty or undefined label clears it. */
-  appendLabel(targetId: string, label: string | undefined): SessionEntry {
-    if (!this.byId.has(targetId)) throw new PithError("not_found", `Entry ${targetId} not found`);
-    return this.append(label ? { type: "label", targetId, label } : { type: "label", targetId });
-  }
   /** Sanitise (protocol §3.28; empty → PithError) and record the name in a `session_info` entry. */
   setName(name: string): SessionEntry {
     return this.append({ type: "session_info", name: sanitizeSessionName(name) });
   }
-  /** Extension state that never enters the LLM context. */
-  appendCustom(customType: string, data?: unknown): SessionEntry {
-    return this.append(data === undefined ? { type: "custom", customType } : { type: "custom", customType, data });
-  }
 
-  /** Move the leaf inside the file (tree navigation); not persisted until the next append. */
-  moveLeaf(id: string | null): void {
-    if (id !== null && !this.byId.has(id)) throw new PithError("not_found", `Entry ${id} not found`);
-    this.leaf = id;
-  }
-
-  /** Every user message of the whole file with non-empty text, in file order (`get_branch_messages`). */
-  userMessageEntries(): UserMessageRef[] {
-    return userMessageEntries(this.list);
-  }
   /** A new session holding the history before user message `entryId`; see engine.md §1.9.3. */
-  branchToNewFile(id: string): BranchResult {
-    return branchStore(this, id);
+  branchToNewFile(id: string): { store: SessionStore; text: string } {
+    const { parts, text } = branchParts(this, id);
+    return { store: this.derive(parts), text };
   }
   /** A new session file holding a copy of the current branch. */
   cloneToNewFile(): SessionStore {
-    return cloneStore(this);
+    return this.derive(cloneParts(this));
   }
 
   /** Write the file now (header + entries) even though no assistant message exists yet. */
@@ -311,20 +220,32 @@ export class SessionStore {
     }
   }
 
-  private append(partial: NewEntry): SessionEntry {
+  /**
+   * Appends one entry as a child of the leaf and makes it the leaf. A `label` must target an
+   * existing entry (an empty label clears it).
+   */
+  append(partial: NewEntry): SessionEntry {
     if (this.closed) throw new PithError("internal", `Session store is closed: ${this.path ?? this.sessionId}`);
     if (this.file?.readOnly) throw new PithError("invalid_request", `Session was opened read-only: ${this.path}`);
+    if (partial.type === "label" && !this.has(partial.targetId)) throw new PithError("not_found", `Entry ${partial.targetId} not found`);
     const { type, ...rest } = partial;
     const entry = {
       type,
-      id: entryId(this.byId),
-      parentId: this.leaf,
+      id: entryId({ has: (id) => this.has(id) }),
+      parentId: this.leafId,
       timestamp: new Date().toISOString(),
       ...rest,
     } as SessionEntry;
-    this.index(entry);
+    this.add(entry);
     if (this.file) this.persist(this.file, entry);
     return entry;
+  }
+
+  private derive(parts: DerivedParts): SessionStore {
+    const { header, entries, filePath } = parts;
+    const store = SessionStore.fromParts({ header, entries, cwd: this.cwd, filePath }, this.writeOptions);
+    if (parts.writeNow) store.ensureOnDisk();
+    return store;
   }
 
   private persist(f: FileBacking, entry: SessionEntry): void {
@@ -356,19 +277,7 @@ export class SessionStore {
   }
 
   private allLines(): string[] {
-    return [JSON.stringify(this.hdr) + "\n", ...this.list.map((e) => JSON.stringify(e) + "\n")];
-  }
-
-  private index(e: SessionEntry): void {
-    this.list.push(e);
-    this.byId.set(e.id, e);
-    this.leaf = e.id;
-    if (e.type === "label") {
-      if (e.label) this.labels.set(e.targetId, e.label);
-      else this.labels.delete(e.targetId);
-    } else if (e.type === "session_info" && e.name) {
-      this.sessionName = e.name;
-    }
+    return [JSON.stringify(this.hdr) + "\n", ...this.entries().map((e) => JSON.stringify(e) + "\n")];
   }
 }
 

@@ -1,0 +1,27 @@
+// The session's one door: everything outside src/session/ imports from here and nothing else
+// (test/arch checks it). The facade is AgentSession; the rest is what a composition root needs to
+// build one (storage, system prompt, context files) and the types front doors speak.
+export { AgentSession, type AgentSessionOptions } from "./agent-session.js";
+export { BUSY_ERROR, type PromptHandle, type PromptOptions, type StreamingBehavior } from "./types.js";
+export type { SessionListener } from "./event-hub.js";
+export type { SessionState } from "./session-state.js";
+export type { SessionStats } from "./stats.js";
+export type { BashResult } from "./user-bash.js";
+export type { CycledModel } from "./session-models.js";
+export type { ExtensionBindings } from "./extension-host.js";
+export type { TodoAccess } from "./session-tools.js";
+export type { SessionSettings } from "./settings.js";
+export type { QueueMode } from "./queues.js";
+
+// ── building a session ──
+export { createJsonlStorage, type SessionStorage } from "./store/storage.js";
+export type { SessionLog } from "./store/session-log.js";
+export type { SessionHeader, SessionEntry } from "./store/entry-types.js";
+export { releaseAllLocks } from "./store/lock.js";
+export { sessionDirFor, resolveSessionArg } from "./store/layout.js";
+export { buildSystemPrompt, resolvePromptArg } from "./system-prompt.js";
+export { discoverContextFiles } from "./context-files.js";
+
+// ── types front doors pass through (host tools, extension UI) ──
+export type { Tool, ToolContext } from "../tools/types.js";
+export type { ExtensionUi, LoadedExtensions, ExtensionCommandInfo } from "../extensions/index.js";

@@ -1,0 +1,38 @@
+// The extensions attached to a session: the runner, created when the front door attaches the
+// loaded modules with its UI, and what hosts ask of it (commands, shutdown requests).
+import { ExtensionRunner, type ExtensionCommandInfo, type ExtensionHost, type LoadedExtensions } from "../extensions/index.js";
+import type { ExtensionBindings } from "./extension-host.js";
+
+export class SessionExtensions {
+  private runner: ExtensionRunner | undefined;
+
+  /** `portFor` builds the session's ExtensionHost port for the front door's bindings. */
+  constructor(private readonly portFor: (bindings: ExtensionBindings) => ExtensionHost) {}
+
+  /** The runner once extensions are attached (collaborators read it on every use). */
+  get current(): ExtensionRunner | undefined {
+    return this.runner;
+  }
+
+  /** Attaches loaded extensions (none → nothing happens), then emits `session_start`. */
+  async attach(loaded: LoadedExtensions, bindings: ExtensionBindings): Promise<void> {
+    if (loaded.extensions.length === 0) return;
+    this.runner = new ExtensionRunner(loaded, this.portFor(bindings), bindings.onError);
+    await this.runner.emit({ type: "session_start" });
+  }
+
+  /** Slash commands the extensions registered (`get_commands`). */
+  commands(): ExtensionCommandInfo[] {
+    return this.runner?.commands() ?? [];
+  }
+
+  /** An extension called `ctx.shutdown()`. */
+  get shutdownRequested(): boolean {
+    return this.runner?.shutdownRequested ?? false;
+  }
+
+  /** Tells extensions the session is shutting down (`session_shutdown`). */
+  async shutdown(): Promise<void> {
+    await this.runner?.emit({ type: "session_shutdown" });
+  }
+}

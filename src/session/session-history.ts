@@ -1,0 +1,181 @@
+// The session file and its tree as a host sees them (spec/engine.md §1.9): new_session,
+// switch_session, branch (pi: fork), clone, the name, the user messages one can branch from, the
+// stats and the HTML export. Unlike the reference, a running turn is aborted with its closing
+// events visible: the host always sees the run end before the session changes.
+import path from "node:path";
+import type { ExtensionRunner } from "../extensions/index.js";
+import { PithError } from "../shared/errors.js";
+import type { AgentMessage } from "../shared/types.js";
+import type { Conversation } from "./conversation.js";
+import { computeSessionStats, type SessionStats } from "./stats.js";
+import type { UserMessageRef } from "./store/branching.js";
+import type { SessionHeader } from "./store/entry-types.js";
+import type { SessionLog } from "./store/session-log.js";
+import type { SessionStorage } from "./store/storage.js";
+
+type SwitchReason = "new" | "resume" | "fork";
+
+export interface SessionHistoryOptions {
+  conversation: Conversation;
+  storage: SessionStorage;
+  cwd: string;
+  /** Where new sessions are written; undefined keeps them in memory. */
+  sessionDir: string | undefined;
+  runner(): ExtensionRunner | undefined;
+  /** Stops the run and everything scheduled after it; resolves once idle. */
+  quiesce(): Promise<void>;
+  /** Puts another log in place (pending records and context follow). */
+  replaceLog(log: SessionLog): void;
+  /** Drops queued steering and follow-up messages (new and switched sessions start empty). */
+  clearQueues(): void;
+  /** What the HTML export shows besides the conversation. */
+  exportInfo(): { systemPrompt: string; tools: Array<{ name: string; description: string }> };
+  log(message: string): void;
+}
+
+export class SessionHistory {
+  private readonly conversation: Conversation;
+
+  constructor(private readonly o: SessionHistoryOptions) {
+    this.conversation = o.conversation;
+  }
+
+  get sessionId(): string {
+    return this.conversation.log.sessionId;
+  }
+  /** Absent for in-memory sessions. */
+  get sessionFile(): string | undefined {
+    return this.conversation.log.path;
+  }
+  get sessionName(): string | undefined {
+    return this.conversation.log.name;
+  }
+  get header(): Readonly<SessionHeader> {
+    return this.conversation.log.header;
+  }
+  /** The in-memory context (`get_messages`). */
+  get messages(): AgentMessage[] {
+    return this.conversation.messages;
+  }
+
+  /** `new_session`: a fresh session file; queues and todos cleared. */
+  async newSession(parentSession?: string): Promise<{ cancelled: boolean }> {
+    if (await this.beforeSwitch("new")) return { cancelled: true };
+    await this.o.quiesce();
+    const previous = this.sessionFile;
+    const log = this.o.storage.create({ dir: this.o.sessionDir, cwd: this.o.cwd, parentSession });
+    this.o.clearQueues();
+    this.o.replaceLog(log);
+    this.conversation.todos.set([]);
+    // engine.md §1.9.1 step 4: the level is recorded (in memory until the first reply), so a later
+    // switch back restores it; no model_change: the first assistant message records the model
+    const level = this.conversation.thinkingLevel;
+    if (level !== undefined) log.append({ type: "thinking_level_change", thinkingLevel: level });
+    this.afterSwitch("new", previous);
+    return { cancelled: false };
+  }
+
+  /** `switch_session`: load another session file (a missing or non-session file is an error). */
+  async switchTo(sessionPath: unknown): Promise<{ cancelled: boolean }> {
+    if (typeof sessionPath !== "string" || sessionPath.trim() === "") {
+      throw new PithError("invalid_request", 'Invalid "sessionPath": expected a non-empty string');
+    }
+    const resolved = path.resolve(this.o.cwd, sessionPath);
+    if (resolved === this.sessionFile) return { cancelled: false };
+    if (await this.beforeSwitch("resume", resolved)) return { cancelled: true };
+    // Open first: a file that cannot be loaded leaves the current session untouched.
+    const log = this.o.storage.open(resolved, { cwd: this.o.cwd });
+    for (const w of log.warnings) this.o.log(w);
+    await this.o.quiesce();
+    const previous = this.sessionFile;
+    this.o.clearQueues();
+    this.o.replaceLog(log);
+    this.afterSwitch("resume", previous);
+    return { cancelled: false };
+  }
+
+  /** `branch` / `fork`: a new session file holding the history before a user message. */
+  async branch(entryId: unknown): Promise<{ text: string; cancelled: boolean }> {
+    if (typeof entryId !== "string") throw new PithError("invalid_request", "Invalid entry ID for branching");
+    const source = this.conversation.log;
+    const entry = source.getEntry(entryId);
+    if (!entry || entry.type !== "message" || entry.message.role !== "user") {
+      throw new PithError("invalid_request", "Invalid entry ID for branching");
+    }
+    const ext = this.o.runner();
+    if (ext?.hasHandlers("session_before_branch")) {
+      const result = await ext.emit({ type: "session_before_branch", entryId });
+      if (result?.cancel) return { text: source.userMessageEntries().find((e) => e.entryId === entryId)?.text ?? "", cancelled: true };
+    }
+    await this.o.quiesce();
+    const { store, text } = source.branchToNewFile(entryId);
+    const previous = source.path;
+    this.o.replaceLog(store);
+    void ext?.emit({ type: "session_branch", previousSessionFile: previous });
+    return { text, cancelled: false };
+  }
+
+  /** pi's `clone`: duplicate the current branch into a new session file. */
+  async clone(): Promise<{ cancelled: boolean }> {
+    if (await this.beforeSwitch("fork")) return { cancelled: true };
+    await this.o.quiesce();
+    const previous = this.sessionFile;
+    this.o.replaceLog(this.conversation.log.cloneToNewFile());
+    this.afterSwitch("fork", previous);
+    return { cancelled: false };
+  }
+
+  /** `get_branch_messages`: every user message of the file one can branch from. */
+  branchMessages(): UserMessageRef[] {
+    return this.conversation.log.userMessageEntries();
+  }
+
+  /** `set_session_name`: sanitised and recorded (`Session name cannot be empty`). */
+  setName(name: string): void {
+    this.conversation.log.setName(name);
+  }
+
+  /** `get_session_stats` over the in-memory context. */
+  stats(): SessionStats {
+    return computeSessionStats(this.conversation.messages, { sessionFile: this.sessionFile, sessionId: this.sessionId });
+  }
+
+  /** The text of the last assistant reply, if it has any (an empty aborted reply is skipped). */
+  lastAssistantText(): string | undefined {
+    const messages = this.conversation.messages;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i];
+      if (m.role !== "assistant") continue;
+      if (m.stopReason === "aborted" && m.content.length === 0) continue;
+      const text = m.content
+        .filter((b) => b.type === "text")
+        .map((b) => b.text)
+        .join("")
+        .trim();
+      return text || undefined;
+    }
+    return undefined;
+  }
+
+  /** `export_html`: the session file as one self-contained HTML page; resolves with its path. */
+  async exportHtml(outputPath?: string): Promise<string> {
+    const log = this.conversation.log;
+    if (!log.path) throw new PithError("invalid_request", "Cannot export in-memory session to HTML");
+    log.ensureOnDisk();
+    // Imported on first use: the renderer and its styles are not needed before `ready`.
+    const { exportSessionHtml } = await import("./export-html/index.js");
+    const info = this.o.exportInfo();
+    return exportSessionHtml(log, { outputPath, cwd: this.o.cwd, systemPrompt: info.systemPrompt, tools: info.tools });
+  }
+
+  private async beforeSwitch(reason: SwitchReason, target?: string): Promise<boolean> {
+    const ext = this.o.runner();
+    if (!ext?.hasHandlers("session_before_switch")) return false;
+    const result = await ext.emit({ type: "session_before_switch", reason, targetSessionFile: target });
+    return result?.cancel === true;
+  }
+
+  private afterSwitch(reason: SwitchReason, previous: string | undefined): void {
+    void this.o.runner()?.emit({ type: "session_switch", reason, previousSessionFile: previous });
+  }
+}

@@ -1,0 +1,137 @@
+// Model and thinking-level selection (spec/protocol.md §3.12–3.16). Changes are recorded in
+// the session file; they never touch the user's settings (design.md §4.11).
+import { nextModel } from "../providers/models/model-cycle.js";
+import type { ModelRegistry } from "../providers/models/registry.js";
+import { cycleThinkingLevel, resolveThinkingLevel } from "../providers/models/thinking.js";
+import { PithError } from "../shared/errors.js";
+import type { Model, ThinkingLevel } from "../shared/types.js";
+import type { Conversation } from "./conversation.js";
+
+export class ModelNotFoundError extends PithError {
+  constructor(provider: string, modelId: string) {
+    super("not_found", `Model not found: ${provider}/${modelId}`);
+  }
+}
+
+export interface CycledModel {
+  model: Model;
+  thinkingLevel?: ThinkingLevel;
+  isScoped: boolean;
+}
+
+export interface SessionModelsOptions {
+  conversation: Conversation;
+  registry: ModelRegistry;
+  /** `--models` scope for cycle_model. */
+  scopedModels?: Model[];
+  /** Named in the no-model and no-key errors. */
+  pithHome: string;
+}
+
+export class SessionModels {
+  private readonly conversation: Conversation;
+  private readonly registry: ModelRegistry;
+  private readonly scoped: Model[];
+  private readonly pithHome: string;
+  /** Live model discovery started by the front door; `discovered()` waits for it (bounded). */
+  private discovery: Promise<void> | undefined;
+
+  constructor(options: SessionModelsOptions) {
+    this.conversation = options.conversation;
+    this.registry = options.registry;
+    this.scoped = options.scopedModels ?? [];
+    this.pithHome = options.pithHome;
+  }
+
+  get current(): Model | undefined {
+    return this.conversation.model;
+  }
+  get thinkingLevel(): ThinkingLevel | undefined {
+    return this.conversation.thinkingLevel;
+  }
+
+  /** Models with credentials. */
+  available(): Model[] {
+    return this.registry.available();
+  }
+
+  /** Hands over a running live discovery; `discovered()` waits for it. */
+  trackDiscovery(discovery: Promise<void>): void {
+    this.discovery = discovery;
+  }
+
+  /** Available models once live discovery has finished (or after at most `waitMs`). */
+  async discovered(waitMs = 3000): Promise<Model[]> {
+    if (this.discovery) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+      await Promise.race([this.discovery, timeout]);
+      clearTimeout(timer);
+    }
+    return this.available();
+  }
+
+  /** `set_model`: an exact match among available models (a scripted model resolves by path). */
+  set(provider: string, modelId: string): Model {
+    const model = this.registry.find(provider, modelId) ?? this.registry.resolve(provider, modelId);
+    if (!model || !this.registry.hasCredentials(model.provider)) throw new ModelNotFoundError(provider, modelId);
+    this.apply(model);
+    return model;
+  }
+
+  /** `cycle_model`: the next scoped (or available) model, or null with fewer than two. */
+  cycle(): CycledModel | null {
+    const scoped = this.scoped.filter((m) => this.registry.hasCredentials(m.provider));
+    const isScoped = scoped.length > 0;
+    const next = nextModel(isScoped ? scoped : this.available(), this.current);
+    if (!next) return null;
+    this.apply(next);
+    const result: CycledModel = { model: next, isScoped };
+    if (this.thinkingLevel !== undefined) result.thinkingLevel = this.thinkingLevel;
+    return result;
+  }
+
+  /** `set_thinking_level`: resolved against the current model; recorded when it changes. */
+  setThinkingLevel(input: unknown): void {
+    this.conversation.setThinkingLevel(resolveThinkingLevel(this.current, input));
+  }
+
+  /** `cycle_thinking_level`: null when the model cannot reason. */
+  cycleThinkingLevel(): { level: ThinkingLevel } | null {
+    const level = cycleThinkingLevel(this.current, this.thinkingLevel);
+    if (level === null) return null;
+    this.conversation.setThinkingLevel(level);
+    return { level };
+  }
+
+  /** The current model, or the error that tells the host what to configure. */
+  require(): Model {
+    if (this.current) return this.current;
+    throw new PithError(
+      "no_model",
+      "No model selected.\n\nSet an API key environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...), " +
+        `or configure a provider in ${this.pithHome}/models.json, then select a model with set_model ` +
+        "(or start pith with --provider/--model; --provider scripted runs offline).",
+    );
+  }
+
+  /** The key for `model`'s provider, or the error that says how to configure one. */
+  async requireApiKey(model: Model): Promise<string | undefined> {
+    if (this.registry.hasCredentials(model.provider)) return this.registry.getApiKey(model.provider);
+    throw new PithError(
+      "no_api_key",
+      `No API key found for ${model.provider}.\n\nSet the provider's API key environment variable or configure it in ${this.pithHome}/models.json`,
+    );
+  }
+
+  /** The key for a provider (undefined when it needs none). */
+  apiKey(provider: string): Promise<string | undefined> {
+    return this.registry.getApiKey(provider);
+  }
+
+  private apply(model: Model): void {
+    const level = this.thinkingLevel;
+    this.conversation.setModel(model);
+    if (level !== undefined) this.conversation.setThinkingLevel(resolveThinkingLevel(model, level));
+  }
+}

@@ -1,0 +1,73 @@
+// The tools a session offers the model: the built-in ones (already filtered by --tools), the
+// extensions' and the host's (`set_host_tools`), and the system prompt written for that list.
+import type { ExtensionRunner } from "../extensions/index.js";
+import { PithError } from "../shared/errors.js";
+import type { TodoPhase } from "../shared/types.js";
+import type { Tool } from "../tools/types.js";
+import { normalizeTodoPhases, type TodoState } from "./todos/index.js";
+
+/** The todo list the built-in `todo_write` tool reads and replaces. */
+export interface TodoAccess {
+  get(): TodoPhase[];
+  set(phases: TodoPhase[]): void;
+}
+
+export interface SessionToolsOptions {
+  builtin: Tool[];
+  /** The session's todo list (what `todo_write` edits and `set_todos` replaces). */
+  todos: TodoState;
+  runner(): ExtensionRunner | undefined;
+  /** The system prompt for a tool list. */
+  buildSystemPrompt(tools: Tool[]): string;
+}
+
+export class SessionTools {
+  private host: Tool[] = [];
+  private cachedPrompt: { tools: Tool[]; text: string } | undefined;
+
+  constructor(private readonly o: SessionToolsOptions) {}
+
+  /** What the model is offered, in order: built-in, extension, host tools (hidden ones left out). */
+  active(): Tool[] {
+    const ext = this.o.runner()?.registeredTools() ?? [];
+    return [...this.o.builtin, ...ext, ...this.host].filter((t) => !t.hidden);
+  }
+
+  has(name: string): boolean {
+    return this.active().some((t) => t.name === name);
+  }
+
+  /**
+   * `set_host_tools`: replaces the host's tools. A name that a built-in or extension tool
+   * already uses is refused (spec/protocol.md §3.10).
+   */
+  setHostTools(tools: Tool[]): void {
+    const ext = this.o.runner()?.registeredTools() ?? [];
+    const taken = new Set([...this.o.builtin, ...ext].map((t) => t.name));
+    for (const t of tools) {
+      if (taken.has(t.name)) throw new PithError("invalid_request", `RPC host tool "${t.name}" conflicts with an existing tool`);
+    }
+    this.host = tools;
+  }
+
+  /** The todo list as `get_state` shows it. */
+  get todos(): TodoPhase[] {
+    return this.o.todos.get();
+  }
+
+  /** `set_todos`: normalises and replaces the todo list; returns the stored copy. */
+  setTodos(phases: unknown): TodoPhase[] {
+    this.o.todos.set(normalizeTodoPhases(phases));
+    return this.o.todos.get();
+  }
+
+  /** The system prompt for the active tools, rebuilt only when the list changes. */
+  systemPrompt(): string {
+    const tools = this.active();
+    const c = this.cachedPrompt;
+    if (c && c.tools.length === tools.length && c.tools.every((t, i) => t === tools[i])) return c.text;
+    const text = this.o.buildSystemPrompt(tools);
+    this.cachedPrompt = { tools, text };
+    return text;
+  }
+}

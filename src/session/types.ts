@@ -1,0 +1,21 @@
+// Public types of the session facade that its collaborators share.
+import type { UserContent } from "../shared/types.js";
+
+export const BUSY_ERROR =
+  "Agent is already processing. Use steer() or followUp() to queue messages, or wait for completion.";
+
+export type StreamingBehavior = "steer" | "followUp";
+
+export interface PromptOptions {
+  images?: UserContent[];
+  streamingBehavior?: StreamingBehavior;
+}
+
+/**
+ * A started prompt: `accepted` settles after the pre-flight checks; `done` resolves when every
+ * continuation has settled, and rejects only when the prompt failed after it was accepted.
+ */
+export interface PromptHandle {
+  accepted: Promise<void>;
+  done: Promise<void>;
+}
