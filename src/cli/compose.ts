@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { createModelRegistry, type ModelRegistry } from "../providers/models/registry.js";
-import { streamAssistant } from "../providers/stream.js";
+import { createStreamFn } from "../providers/stream.js";
 import {
   AgentSession,
   buildSystemPrompt,
@@ -73,7 +73,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     pithHome,
     settings: sessionSettings,
     registry,
-    stream: streamAssistant,
+    stream: createStreamFn(),
     storage,
     file,
     sessionDir,

@@ -52,6 +52,7 @@ function registrationMethods(extension: LoadedExtension, runtime: ExtensionRunti
     on(event: string, handler: (...args: any[]) => unknown): void {
       if (typeof handler !== "function") throw new PithError("invalid_request", `pi.on("${event}") needs a handler function`);
       const list = extension.handlers.get(event) ?? [];
+      // Cast: a pi extension may register any event name; the runner calls each handler with that event's own shape.
       list.push(handler as never);
       extension.handlers.set(event, list);
     },
@@ -70,6 +71,7 @@ function registrationMethods(extension: LoadedExtension, runtime: ExtensionRunti
       if (typeof options?.handler !== "function") {
         throw new PithError("invalid_request", `Command "${clean}" must provide a handler function`);
       }
+      // Cast: the options object is the extension's own (its handler was checked above); pi passes it through as is.
       extension.commands.set(clean, options as never);
     },
     registerFlag(name: string, options: { default?: boolean | string }): void {

@@ -126,6 +126,7 @@ export function cancelReducer(): Reducer<unknown, SessionBeforeCompactResult & C
     step(_e, r) {
       if (!isObject(r)) return false;
       if (r.cancel === true) found = { cancel: true };
+      // Cast: a handler's compaction result is the extension's own object, passed on as pi does.
       else if (isObject(r.compaction)) found = { compaction: r.compaction as never };
       return found !== undefined;
     },

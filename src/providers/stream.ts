@@ -11,16 +11,28 @@ const loaders: Record<string, Loader> = {
   "openai-completions": async () => (await import("./adapters/openai-completions.js")).streamOpenAICompletions,
   "openai-responses": async () => (await import("./adapters/openai-responses.js")).streamOpenAIResponses,
   "google-generative-ai": async () => (await import("./adapters/google.js")).streamGoogle,
-  scripted: async () => (await import("./scripted/index.js")).streamScripted,
+  // Replaced per stream function (see createStreamFn): the scripted player keeps state.
+  scripted: async () => (await import("./scripted/index.js")).createScriptedStream(),
 };
 
 /** Wire apis `streamAssistant` can serve. */
 export const SUPPORTED_APIS: readonly string[] = Object.keys(loaders);
 
-export const streamAssistant: StreamFn = (model, context, options) => dispatch(model, context, options);
+/**
+ * A stream function with state of its own — the scripted provider's script cursors — so that
+ * each session of a process gets one and two sessions never advance each other's script.
+ */
+export function createStreamFn(): StreamFn {
+  let scripted: Promise<StreamFn> | undefined;
+  const own: Record<string, Loader> = { ...loaders, scripted: () => (scripted ??= loaders.scripted()) };
+  return (model, context, options) => dispatch(own, model, context, options);
+}
 
-async function* dispatch(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
-  const loader = Object.hasOwn(loaders, model.api) ? loaders[model.api] : undefined;
+/** A shared stream function (tests, tools): one set of script cursors for the whole process. */
+export const streamAssistant: StreamFn = createStreamFn();
+
+async function* dispatch(table: Record<string, Loader>, model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
+  const loader = Object.hasOwn(table, model.api) ? table[model.api] : undefined;
   if (!loader) {
     yield failure(model, `Unsupported model api "${model.api}" for ${model.provider}/${model.id}`);
     return;

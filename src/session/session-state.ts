@@ -1,30 +1,20 @@
 // The `get_state` view of a session (spec/protocol.md §3.8), plus pith's extras.
-import type { Model, ThinkingLevel, TodoPhase } from "../shared/types.js";
+import type { RpcSessionState } from "../protocol/index.js";
 import type { Tool } from "../tools/types.js";
 import type { Conversation } from "./conversation.js";
 import type { SessionSettings } from "./settings.js";
 
-export interface SessionState {
-  model?: Model;
-  thinkingLevel?: ThinkingLevel;
-  isStreaming: boolean;
-  isCompacting: boolean;
-  steeringMode: "all" | "one-at-a-time";
-  followUpMode: "all" | "one-at-a-time";
-  interruptMode: "immediate" | "wait";
-  sessionFile?: string;
-  sessionId: string;
-  sessionName?: string;
-  autoCompactionEnabled: boolean;
+/**
+ * The wire's RpcSessionState plus what pith always fills in: the prompt and tool dump (optional
+ * on the wire), the auto-retry switch and pi's name for the queue length.
+ */
+export type SessionState = RpcSessionState & {
   autoRetryEnabled: boolean;
-  messageCount: number;
-  queuedMessageCount: number;
   /** pi's name for `queuedMessageCount`. */
   pendingMessageCount: number;
-  todoPhases: TodoPhase[];
   systemPrompt: string;
   dumpTools: Array<{ name: string; description: string; parameters: unknown }>;
-}
+};
 
 /** What the `get_state` view is read from. */
 export interface SessionStateSource {

@@ -1,24 +1,10 @@
 // get_session_stats (protocol §4.8, engine §1.9.7): counts and usage over the in-memory context.
+import type { Static } from "typebox";
+import type { SessionStatsSchema } from "../protocol/index.js";
 import type { AgentMessage, Usage } from "../shared/types.js";
 
-export interface SessionStats {
-  /** Absent for in-memory sessions. */
-  sessionFile?: string;
-  sessionId: string;
-  /** Role "user" only (not developer/custom). */
-  userMessages: number;
-  /** Including error/aborted ones. */
-  assistantMessages: number;
-  /** toolCall blocks across assistant messages. */
-  toolCalls: number;
-  toolResults: number;
-  /** All context messages, any role. */
-  totalMessages: number;
-  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-  premiumRequests: number;
-  /** USD */
-  cost: number;
-}
+/** `get_session_stats`: the wire's shape (protocol §4.8). */
+export type SessionStats = Static<typeof SessionStatsSchema>;
 
 /** Usage reported by a sub-agent (`task`) tool result in `details.usage`, if well-formed. */
 function taskUsage(details: unknown): Partial<Usage> | undefined {

@@ -6,26 +6,16 @@ import path from "node:path";
 import { OutputCollector } from "../tools/bash/output-collector.js";
 import { createNodeExecOps, NONINTERACTIVE_ENV, type ExecOps } from "../tools/ops/exec-ops.js";
 import { PithError } from "../shared/errors.js";
+import type { Static } from "typebox";
 import type { ExtensionRunner } from "../extensions/index.js";
+import type { BashResultSchema } from "../protocol/index.js";
 import type { BashExecutionMessage } from "../shared/types.js";
 import type { SessionSettings } from "./settings.js";
 
 export const USER_BASH_TIMEOUT_MS = 300_000;
 
-export interface BashResult {
-  output: string;
-  exitCode?: number;
-  cancelled: boolean;
-  truncated: boolean;
-  totalLines: number;
-  totalBytes: number;
-  outputLines: number;
-  outputBytes: number;
-  /** pith extra: the complete output when it was truncated. */
-  fullOutputPath?: string;
-  /** The shell's working directory after the command (persistent shell). */
-  newCwd?: string;
-}
+/** The `bash` command's answer: the wire's BashResult (pith never sets `artifactId`). */
+export type BashResult = Omit<Static<typeof BashResultSchema>, "artifactId">;
 
 export interface UserBashOptions {
   cwd: string;

@@ -36,14 +36,17 @@ export interface ImportEdge {
   to: string;
 }
 
-/** Every non-test .ts file under `srcDir`. */
+/**
+ * Every non-test .ts file under `srcDir`. Test helpers (`test-support.ts`) are test code like the
+ * `*.test.ts` files they serve: they may build what a test needs from any layer.
+ */
 export function readSources(srcDir: string): SourceFile[] {
   const out: SourceFile[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) {
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") && entry.name !== "test-support.ts") {
         out.push({ path: relative(srcDir, full).split(sep).join("/"), text: readFileSync(full, "utf8") });
       }
     }
@@ -124,6 +127,79 @@ function canonical(nodes: string[]): string[] {
   let best = 0;
   for (let i = 1; i < nodes.length; i++) if (nodes[i] < nodes[best]) best = i;
   return [...nodes.slice(best), ...nodes.slice(0, best)];
+}
+
+/** An import between two src files (type-only and dynamic imports included). */
+export interface FileEdge {
+  from: string;
+  to: string;
+  specifier: string;
+}
+
+/** Every relative import resolved to the src file it names (`x.js` → `x.ts`, a folder → its index.ts). */
+export function fileEdges(files: SourceFile[]): FileEdge[] {
+  const known = new Set(files.map((f) => f.path));
+  const edges: FileEdge[] = [];
+  for (const file of files) {
+    for (const specifier of importSpecifiers(file.text)) {
+      if (!specifier.startsWith(".")) continue;
+      const target = relative("/src", resolve("/src", dirname(file.path), specifier)).split(sep).join("/");
+      const to = [target.replace(/\.js$/, ".ts"), `${target}.ts`, `${target}/index.ts`].find((c) => known.has(c));
+      if (to) edges.push({ from: file.path, to, specifier });
+    }
+  }
+  return edges;
+}
+
+/** Imports of a folder's private files from outside it: only `<folder>/index.ts` is its door. */
+export function doorViolations(edges: FileEdge[], doors: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const door of doors) {
+    for (const e of edges) {
+      if (e.from.startsWith(`${door}/`) || !e.to.startsWith(`${door}/`) || e.to === `${door}/index.ts`) continue;
+      problems.push(`src/${e.from} imports "${e.specifier}": only src/${door}/index.ts may be imported from outside src/${door}/`);
+    }
+  }
+  return problems;
+}
+
+/** Groups of files that import each other, directly or through a loop (Tarjan's strongly connected components). */
+export function fileCycles(edges: FileEdge[]): string[] {
+  const graph = new Map<string, string[]>();
+  for (const e of edges) {
+    if (!graph.has(e.from)) graph.set(e.from, []);
+    graph.get(e.from)!.push(e.to);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[] = [];
+  let next = 0;
+  const connect = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    const selfLoop = group.length === 1 && (graph.get(v) ?? []).includes(v);
+    if (group.length > 1 || selfLoop) found.push(group.sort().map((f) => `src/${f}`).join(" ↔ "));
+  };
+  for (const v of graph.keys()) if (!index.has(v)) connect(v);
+  return found.sort();
 }
 
 /** Files over `maxLines` lines, as "src/<path>: <n> lines". */

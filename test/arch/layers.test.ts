@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { SRC_DIR, folderCycles, importEdges, importSpecifiers, layerViolations, readSources, type SourceFile } from "./import-graph.js";
+import {
+  SRC_DIR,
+  doorViolations,
+  fileCycles,
+  fileEdges,
+  folderCycles,
+  importEdges,
+  importSpecifiers,
+  layerViolations,
+  readSources,
+  type SourceFile,
+} from "./import-graph.js";
 
 describe("layering (design.md §3)", () => {
   const files = readSources(SRC_DIR);
@@ -18,6 +29,18 @@ describe("layering (design.md §3)", () => {
   it("has no cycle between folders", () => {
     const cycles = folderCycles(edges);
     expect(cycles, `Folder cycles:\n${cycles.join("\n")}`).toEqual([]);
+  });
+
+  const fileGraph = fileEdges(files);
+
+  it("has no two files that import each other, directly or through a loop", () => {
+    const cycles = fileCycles(fileGraph);
+    expect(cycles, `File cycles:\n${cycles.join("\n")}`).toEqual([]);
+  });
+
+  it("reaches src/session/ only through its index.ts from outside", () => {
+    const problems = doorViolations(fileGraph, ["session"]);
+    expect(problems, `Imports past the session's door:\n${problems.join("\n")}`).toEqual([]);
   });
 });
 
@@ -61,6 +84,32 @@ describe("the checker itself", () => {
     ]);
     expect(folderCycles(edges)).toEqual([
       'agent → tools → agent (src/agent/b.ts imports ../tools/a.js; src/tools/a.ts imports ../agent/b.js)',
+    ]);
+  });
+
+  it("resolves file imports and finds file cycles, direct and through a loop, type-only ones too", () => {
+    const edges = fileEdges([
+      fake("session/a.ts", 'import { b } from "./b.js";'),
+      fake("session/b.ts", 'import type { A } from "./a.js";'),
+      fake("tools/x.ts", 'import "./y.js";'),
+      fake("tools/y.ts", 'import "./z/index.js";'),
+      fake("tools/z/index.ts", 'export * from "../x.js";'),
+      fake("agent/ok.ts", 'import "../tools/x.js"; import "./missing.js";'),
+    ]);
+    expect(edges.map((e) => `${e.from}>${e.to}`)).toContain("tools/y.ts>tools/z/index.ts");
+    expect(fileCycles(edges)).toEqual(["src/session/a.ts ↔ src/session/b.ts", "src/tools/x.ts ↔ src/tools/y.ts ↔ src/tools/z/index.ts"]);
+  });
+
+  it("flags an import of a private session file from outside, not from inside or of the index", () => {
+    const edges = fileEdges([
+      fake("session/index.ts", 'export * from "./agent-session.js";'),
+      fake("session/agent-session.ts", 'import "./store/session-store.js";'),
+      fake("session/store/session-store.ts", ""),
+      fake("rpc/server.ts", 'import type { AgentSession } from "../session/index.js"; import { x } from "../session/store/session-store.js";'),
+      fake("cli/compose.ts", 'import "../session/index.js";'),
+    ]);
+    expect(doorViolations(edges, ["session"])).toEqual([
+      'src/rpc/server.ts imports "../session/store/session-store.js": only src/session/index.ts may be imported from outside src/session/',
     ]);
   });
 

@@ -155,6 +155,7 @@ function toolOutput(model: Model, content: UserContent[], isError: boolean): Lan
 }
 
 export function convertTools(tools: LlmTool[]): LanguageModelV3FunctionTool[] {
+  // Cast: tool parameters are plain JSON Schema (checked where each tool is defined); the SDK types them as JSONSchema7.
   return tools.map((t) => ({ type: "function", name: t.name, description: t.description, inputSchema: t.parameters as any }));
 }
 

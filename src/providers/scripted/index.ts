@@ -8,9 +8,9 @@ import { errorMessage } from "../../shared/errors.js";
 import type { AssistantMessage, AssistantMessageEvent, Model, ToolCall } from "../../shared/types.js";
 import { usageWithCost } from "../cost.js";
 import type { LlmContext, StreamFn, StreamOptions } from "../types.js";
-import { nextReply, type ScriptedReply } from "./script.js";
+import { ScriptCursors, type ScriptedReply } from "./script.js";
 
-export { resetScriptCursors } from "./script.js";
+export { ScriptCursors } from "./script.js";
 export { SCRIPTED_API, SCRIPTED_PROVIDER, scriptedModel } from "./model.js";
 
 let toolCallCounter = 0;
@@ -116,13 +116,13 @@ class Player {
   }
 }
 
-async function* play(model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
+async function* play(cursors: ScriptCursors, model: Model, context: LlmContext, options: StreamOptions): AsyncGenerator<AssistantMessageEvent> {
   const player = new Player(model, context, options);
   const started = Date.now();
   yield { type: "start", partial: { ...player.msg, content: [] } };
   let reply: ScriptedReply | undefined;
   try {
-    reply = await nextReply(scriptPath(model));
+    reply = await cursors.next(scriptPath(model));
     if (options.signal?.aborted) await sleep(0, options.signal);
     if (reply.delayMs) await sleep(reply.delayMs, options.signal);
     yield* player.blocks(reply);
@@ -143,5 +143,10 @@ async function* play(model: Model, context: LlmContext, options: StreamOptions):
   yield { type: "done", reason, message: { ...player.msg, content: player.msg.content.map((c) => ({ ...c })) } };
 }
 
-/** The scripted StreamFn. `model.baseUrl` (file URL) or `model.id` names the script. */
-export const streamScripted: StreamFn = (model, context, options) => play(model, context, options);
+/**
+ * A scripted StreamFn with its own script cursors (one per session: two sessions playing the same
+ * script each start at its first reply). `model.baseUrl` (file URL) or `model.id` names the script.
+ */
+export function createScriptedStream(cursors: ScriptCursors = new ScriptCursors()): StreamFn {
+  return (model, context, options) => play(cursors, model, context, options);
+}

@@ -70,26 +70,29 @@ export function parseScript(text: string, path: string): Script {
   return { replies, loop: data.loop === true };
 }
 
-const cursors = new Map<string, number>();
+/** Where each script is: how many replies of it were played. One set per session. */
+export class ScriptCursors {
+  private readonly cursors = new Map<string, number>();
 
-/** Takes the next reply of the script at `path` (absolute), advancing its cursor. */
-export async function nextReply(path: string): Promise<ScriptedReply> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    throw new Error(`Scripted provider: cannot read script ${path} (${errorMessage(err)})`);
+  /** Takes the next reply of the script at `path` (absolute), advancing its cursor. */
+  async next(path: string): Promise<ScriptedReply> {
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (err) {
+      throw new Error(`Scripted provider: cannot read script ${path} (${errorMessage(err)})`);
+    }
+    const script = parseScript(text, path);
+    const n = this.cursors.get(path) ?? 0;
+    const idx = script.loop && script.replies.length > 0 ? n % script.replies.length : n;
+    if (idx >= script.replies.length) throw new Error(`Scripted provider: script ${path} has no more replies`);
+    this.cursors.set(path, n + 1);
+    return script.replies[idx];
   }
-  const script = parseScript(text, path);
-  const n = cursors.get(path) ?? 0;
-  const idx = script.loop && script.replies.length > 0 ? n % script.replies.length : n;
-  if (idx >= script.replies.length) throw new Error(`Scripted provider: script ${path} has no more replies`);
-  cursors.set(path, n + 1);
-  return script.replies[idx];
-}
 
-/** Forgets every cursor (tests), or the one of `path`. */
-export function resetScriptCursors(path?: string): void {
-  if (path === undefined) cursors.clear();
-  else cursors.delete(path);
+  /** Forgets every cursor, or the one of `path`. */
+  reset(path?: string): void {
+    if (path === undefined) this.cursors.clear();
+    else this.cursors.delete(path);
+  }
 }

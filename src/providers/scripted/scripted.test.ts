@@ -5,12 +5,14 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AssistantMessageEvent } from "../../shared/types.js";
 import type { LlmContext, StreamOptions } from "../types.js";
-import { resetScriptCursors, scriptedModel, scriptPath, streamScripted } from "./index.js";
+import { createScriptedStream, scriptedModel, scriptPath } from "./index.js";
+import type { StreamFn } from "../types.js";
 
 let dir: string;
+let streamScripted: StreamFn;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "pith-scripted-"));
-  resetScriptCursors();
+  streamScripted = createScriptedStream();
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
