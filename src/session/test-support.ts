@@ -57,7 +57,7 @@ export interface TestSession {
 
 export function testSession(o: TestSessionOptions): TestSession {
   const sessionDir = o.sessionDir === null ? undefined : (o.sessionDir ?? mkdtempSync(path.join(tmpdir(), "pith-session-")));
-  const cwd = o.cwd ?? process.cwd();
+  const cwd = o.cwd ?? mkdtempSync(path.join(tmpdir(), "pith-cwd-"));
   const storage = createJsonlStorage();
   const logs: string[] = [];
   const registry = o.registry ?? modelsRegistry(o.model ? [o.model] : undefined);
