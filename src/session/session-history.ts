@@ -9,6 +9,7 @@ import type { AgentMessage } from "../shared/types.js";
 import type { Conversation } from "./conversation.js";
 import { computeSessionStats, type SessionStats } from "./stats.js";
 import type { UserMessageRef } from "./store/branching.js";
+import { contentText } from "./store/message-text.js";
 import type { SessionHeader } from "./store/entry-types.js";
 import type { SessionLog } from "./store/session-log.js";
 import type { SessionStorage } from "./store/storage.js";
@@ -147,12 +148,7 @@ export class SessionHistory {
       const m = messages[i];
       if (m.role !== "assistant") continue;
       if (m.stopReason === "aborted" && m.content.length === 0) continue;
-      const text = m.content
-        .filter((b) => b.type === "text")
-        .map((b) => b.text)
-        .join("")
-        .trim();
-      return text || undefined;
+      return contentText(m.content).trim() || undefined;
     }
     return undefined;
   }
