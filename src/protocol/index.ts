@@ -6,6 +6,6 @@ export * from "./inbound.js";
 export * from "./responses.js";
 export * from "./outbound.js";
 export * from "./validate.js";
-export { MAX_JSON_DEPTH } from "./json-depth.js";
+export { MAX_JSON_DEPTH } from "../shared/json-depth.js";
 export * from "./version.js";
 export { describeMismatch, describeSchema } from "./mismatch.js";

@@ -41,6 +41,8 @@ export const SessionStatsSchema = Type.Object({
   tokens: Type.Object({ input: Num, output: Num, cacheRead: Num, cacheWrite: Num, total: Num }),
   premiumRequests: Num,
   cost: Num,
+  /** pith: damaged lines and entries of the session file that were left out on load. */
+  skippedEntries: Num,
 });
 
 export const RpcSessionStateSchema = Type.Object({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COMMAND_TYPES, type RpcCommandType } from "./commands.js";
-import { MAX_JSON_DEPTH } from "./json-depth.js";
+import { MAX_JSON_DEPTH } from "../shared/json-depth.js";
 import { unknownCommandError, validateInbound } from "./validate.js";
 
 const image = { type: "image", data: "aGk=", mimeType: "image/png" };

@@ -10,7 +10,7 @@ import {
   type HostToolResult,
   type HostToolUpdate,
 } from "./inbound.js";
-import { checkDepth } from "./json-depth.js";
+import { checkDepth } from "../shared/json-depth.js";
 import { describeMismatch } from "./mismatch.js";
 
 export type InboundResult =

@@ -314,10 +314,13 @@ export class AgentSession {
     this.retry.reset();
   }
 
-  /** engine.md §1.8: a brand-new session records the chosen model and thinking level first. */
+  /**
+   * engine.md §1.8: a brand-new session records the chosen model and thinking level first. A file
+   * that was opened is never written by loading it (not even one whose entries were all damaged).
+   */
   private recordStartState(): void {
     const log = this.conversation.log;
-    if (log.entries().length > 0) return;
+    if (log.isPersisted || log.entries().length > 0) return;
     const model = this.conversation.model;
     if (model) log.append({ type: "model_change", provider: model.provider, modelId: model.id });
     const level = this.conversation.thinkingLevel;

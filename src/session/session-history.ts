@@ -138,7 +138,8 @@ export class SessionHistory {
 
   /** `get_session_stats` over the in-memory context. */
   stats(): SessionStats {
-    return computeSessionStats(this.conversation.messages, { sessionFile: this.sessionFile, sessionId: this.sessionId });
+    const log = this.conversation.log;
+    return computeSessionStats(this.conversation.messages, { sessionFile: log.path, sessionId: log.sessionId, skippedEntries: log.skippedEntries });
   }
 
   /** The text of the last assistant reply, if it has any (an empty aborted reply is skipped). */

@@ -40,6 +40,7 @@ describe("computeSessionStats", () => {
       tokens: { input: 407, output: 50, cacheRead: 1000, cacheWrite: 50, total: 1507 },
       premiumRequests: 1,
       cost: expect.closeTo(0.0305, 10),
+      skippedEntries: 0,
     });
   });
 

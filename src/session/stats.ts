@@ -16,7 +16,10 @@ function taskUsage(details: unknown): Partial<Usage> | undefined {
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
 /** Sum counts and usage of `messages`; token/cost totals include `task` tool results' `details.usage`. */
-export function computeSessionStats(messages: readonly AgentMessage[], ids: { sessionFile?: string; sessionId: string }): SessionStats {
+export function computeSessionStats(
+  messages: readonly AgentMessage[],
+  ids: { sessionFile?: string; sessionId: string; skippedEntries?: number },
+): SessionStats {
   const stats: SessionStats = {
     sessionId: ids.sessionId,
     userMessages: 0,
@@ -27,6 +30,7 @@ export function computeSessionStats(messages: readonly AgentMessage[], ids: { se
     tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
     premiumRequests: 0,
     cost: 0,
+    skippedEntries: ids.skippedEntries ?? 0,
   };
   if (ids.sessionFile !== undefined) stats.sessionFile = ids.sessionFile;
   const add = (u: Partial<Usage>): void => {

@@ -14,6 +14,8 @@ export interface ParsedSessionFile {
   appendOffset: number;
   /** The last line parsed but lacks its "\n": write one before appending. */
   needsNewline: boolean;
+  /** Lines after the header that were not JSON objects (torn or corrupt). */
+  skipped: number;
 }
 
 const LF = 0x0a;
@@ -52,14 +54,14 @@ function parseCleanFile(buf: Buffer): ParsedSessionFile | undefined {
   if (values.length !== lines.length) return undefined;
   for (const v of values) if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
   const objects = values as Record<string, unknown>[];
-  return { first: objects[0], records: objects.slice(1), warnings: [], appendOffset: buf.length, needsNewline: !endsWithLf };
+  return { first: objects[0], records: objects.slice(1), warnings: [], appendOffset: buf.length, needsNewline: !endsWithLf, skipped: 0 };
 }
 
 /** Split `buf` on LF and parse each line; never throws. */
 export function parseSessionBuffer(buf: Buffer, label: string): ParsedSessionFile {
   const clean = parseCleanFile(buf);
   if (clean) return clean;
-  const out: ParsedSessionFile = { first: undefined, records: [], warnings: [], appendOffset: buf.length, needsNewline: false };
+  const out: ParsedSessionFile = { first: undefined, records: [], warnings: [], appendOffset: buf.length, needsNewline: false, skipped: 0 };
   let start = 0;
   let lineNo = 0;
   while (start < buf.length) {
@@ -72,6 +74,7 @@ export function parseSessionBuffer(buf: Buffer, label: string): ParsedSessionFil
       const obj = parseObject(text);
       if (lineNo === 1) out.first = obj;
       else if (obj) out.records.push(obj);
+      else out.skipped++;
       if (!obj && isLast) {
         out.warnings.push(`${label}: line ${lineNo}: torn last line (${end - start} bytes) ignored`);
         out.appendOffset = start;

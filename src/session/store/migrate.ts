@@ -1,5 +1,6 @@
 // Upgrade older pith, pi (v1–v3) and xcsh session files to pith's current shapes, in memory.
 import { entryId } from "../../shared/ids.js";
+import { entryProblem } from "./entry-check.js";
 import { KNOWN_ENTRY_TYPES, PITH_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entry-types.js";
 
 export interface MigrationResult {
@@ -11,6 +12,8 @@ export interface MigrationResult {
    * unsafe: the store rewrites the whole file before its first append.
    */
   needsRewrite: boolean;
+  /** Entries left out because they were damaged (each one a warning). */
+  skipped: number;
 }
 
 type Rec = Record<string, unknown>;
@@ -93,20 +96,52 @@ function isEntryShape(r: Rec): boolean {
   );
 }
 
-/** Upgrade a parsed file to the current shapes. `records` are mutated. */
+/**
+ * Upgrade a parsed file to the current shapes. `records` are mutated. Damaged entries are left
+ * out with a warning; the children of a left-out entry hang from its nearest kept ancestor, so
+ * one bad line never cuts a conversation in two.
+ */
 export function migrate(first: Rec, records: Rec[], label: string): MigrationResult {
   const warnings: string[] = [];
   const version = typeof first.version === "number" ? first.version : undefined;
+  if (version !== undefined && version > PITH_SESSION_VERSION) {
+    warnings.push(`${label}: written by a newer version (session format ${version}); entries this version does not know are kept as they are`);
+  }
   // Only version-less (pi v1) files can lack ids: versioned files skip the scan.
   const needsRewrite = version === undefined && records.some((r) => typeof r.id !== "string");
   if (needsRewrite) assignIds(records);
   const entries: SessionEntry[] = [];
+  const dropped = new Map<string, string | null>();
   for (let i = 0; i < records.length; i++) {
     const raw = records[i];
     if (raw.timestamp === undefined) raw.timestamp = new Date(0).toISOString();
     const r = migrateRecord(raw);
-    if (isEntryShape(r)) entries.push(r as unknown as SessionEntry);
-    else warnings.push(`${label}: entry ${i + 1} has no valid type/id/parentId/timestamp, skipped`);
+    if (!isEntryShape(r)) {
+      warnings.push(`${label}: entry ${i + 1} has no valid type/id/parentId/timestamp, skipped`);
+      continue;
+    }
+    const problem = entryProblem(r);
+    if (problem) {
+      warnings.push(`${label}: entry ${i + 1} (${r.type as string} ${r.id as string}) holds ${problem}, skipped`);
+      dropped.set(r.id as string, r.parentId as string | null);
+      continue;
+    }
+    entries.push(r as unknown as SessionEntry);
   }
-  return { header: migrateHeader(first), entries, warnings, needsRewrite };
+  if (dropped.size > 0) relink(entries, dropped);
+  const skipped = records.length - entries.length;
+  return { header: migrateHeader(first), entries, warnings, needsRewrite, skipped };
+}
+
+/** Points entries whose parent was dropped at the nearest ancestor that was kept. */
+function relink(entries: SessionEntry[], dropped: Map<string, string | null>): void {
+  const keptAncestor = (id: string | null): string | null => {
+    const seen = new Set<string>();
+    while (id !== null && dropped.has(id) && !seen.has(id)) {
+      seen.add(id);
+      id = dropped.get(id) ?? null;
+    }
+    return id !== null && dropped.has(id) ? null : id;
+  };
+  for (const e of entries) if (e.parentId !== null && dropped.has(e.parentId)) e.parentId = keptAncestor(e.parentId);
 }

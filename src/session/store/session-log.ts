@@ -14,6 +14,10 @@ export interface SessionLog {
   readonly cwd: string;
   /** Problems met while loading, one line each. */
   readonly warnings: readonly string[];
+  /** Damaged lines and entries left out on load. */
+  readonly skippedEntries: number;
+  /** The file exists on disk (an opened session, or a new one after its first write). */
+  readonly isPersisted: boolean;
   /** The latest name (`session_info`), else the header's. */
   readonly name: string | undefined;
   /** Where the next append attaches. */

@@ -61,6 +61,8 @@ interface StoreParts {
   filePath?: string;
   file?: FileBacking;
   warnings?: string[];
+  /** Damaged lines and entries left out on load. */
+  skipped?: number;
 }
 
 /** A session opened on a JSONL file (or kept in memory): the tree plus its append-only file. */
@@ -69,12 +71,15 @@ export class SessionStore extends EntryTree implements SessionLog {
   readonly path: string | undefined;
   /** Working directory the session runs in (not necessarily the header's cwd). */
   readonly cwd: string;
+  /** Damaged lines and entries left out on load (counted in `get_session_stats`). */
+  readonly skippedEntries: number;
   private readonly hdr: SessionHeader;
   private readonly file: FileBacking | undefined;
   private closed = false;
 
   private constructor(parts: StoreParts) {
     super(parts.entries, parts.header.name, parts.warnings);
+    this.skippedEntries = parts.skipped ?? 0;
     this.hdr = parts.header;
     this.cwd = parts.cwd;
     this.path = parts.filePath;
@@ -133,7 +138,8 @@ export class SessionStore extends EntryTree implements SessionLog {
       needsNewline: parsed.needsNewline,
     };
     const warnings = [...parsed.warnings, ...m.warnings];
-    return new SessionStore({ header: m.header, entries: m.entries, cwd: opts.cwd, filePath: abs, file, warnings });
+    const skipped = parsed.skipped + m.skipped;
+    return new SessionStore({ header: m.header, entries: m.entries, cwd: opts.cwd, filePath: abs, file, warnings, skipped });
   }
 
   /**
@@ -304,8 +310,13 @@ function mkdirFor(filePath: string): void {
 
 function readSessionFile(abs: string): Buffer {
   try {
+    // A FIFO or device would block (or never end) a synchronous read: only regular files load.
+    const st = fs.statSync(abs);
+    if (st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    if (!st.isFile()) throw new PithError("invalid_request", `Not a session file (not a regular file): ${abs}`);
     return fs.readFileSync(abs);
   } catch (err) {
+    if (err instanceof PithError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new PithError("not_found", `Session file not found: ${abs}`, { cause: err });
     if (code === "EISDIR") throw new PithError("invalid_request", `Not a session file (a directory): ${abs}`, { cause: err });

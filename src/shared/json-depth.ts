@@ -1,7 +1,7 @@
-// Bounded nesting of host JSON (issue 16, item 1). JSON.parse takes any depth, but every later
-// walk of the value (schema checks, copies, JSON.stringify of a response) recurses and would
-// overflow the stack. The boundary measures the depth once, without recursion, and refuses a
-// frame nested deeper than MAX_JSON_DEPTH with an error naming the field.
+// Bounded nesting of JSON from outside (host frames, session files; issue 16). JSON.parse takes
+// any depth, but every later walk of the value (schema checks, copies, JSON.stringify of a
+// response) recurses and would overflow the stack. The boundary measures the depth once, without
+// recursion, and refuses a value nested deeper than MAX_JSON_DEPTH with an error naming the field.
 
 /** Deepest nesting of objects and arrays accepted in one inbound frame (the frame itself is 1). */
 export const MAX_JSON_DEPTH = 128;
