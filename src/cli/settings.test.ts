@@ -49,11 +49,30 @@ describe("settings", () => {
 
   it("warns about unknown keys (nested too) and ignores them", () => {
     const warnings: string[] = [];
-    const paths = files({ theme: "dark", retry: { enabled: false, jitter: true } });
+    const paths = files({ colourScheme: "dark", retry: { enabled: false, jitter: true } });
     const s = loadSettings({ ...paths, warn: (m) => warnings.push(m) });
-    expect(warnings).toEqual([`Unknown setting theme in ${paths.globalPath}`, `Unknown setting retry.jitter in ${paths.globalPath}`]);
+    expect(warnings).toEqual([`Unknown setting colourScheme in ${paths.globalPath}`, `Unknown setting retry.jitter in ${paths.globalPath}`]);
     expect(s.retry.enabled).toBe(false);
+    expect(s).not.toHaveProperty("colourScheme");
+  });
+
+  it("accepts pi's documented settings keys silently, so one settings file serves both (issue 16)", () => {
+    const warnings: string[] = [];
+    const pi = {
+      theme: "dark",
+      quietStartup: true,
+      terminal: { showImages: false },
+      retry: { maxAgentDelayMs: 30000, provider: { timeoutMs: 1000, maxRetries: 2, maxRetryDelayMs: 0 } },
+      compaction: { modelOverrides: { "a/b": { reserveTokens: 1 } } },
+      images: { autoResize: true, blockImages: false },
+      skills: ["x"],
+      enableSkillCommands: true,
+      httpIdleTimeoutMs: 300000,
+    };
+    const s = loadSettings({ ...files(pi), warn: (m) => warnings.push(m) });
+    expect(warnings).toEqual([]);
     expect(s).not.toHaveProperty("theme");
+    expect(s.retry).not.toHaveProperty("provider");
   });
 
   it("rejects invalid values naming the key and the file", () => {

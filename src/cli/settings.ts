@@ -80,8 +80,22 @@ const oneOf = (...values: string[]): Leaf => ({
   expected: `one of ${values.map((v) => `"${v}"`).join(", ")}`,
 });
 const queueMode = oneOf("all", "one-at-a-time");
+/** A key of pi's settings that pith has no use for: accepted silently, kept nowhere. */
+const piOnly: Leaf = { check: () => true, expected: "anything" };
+const PI_ONLY: Spec = Object.fromEntries(
+  [
+    "modelThinkingLevels", "hideThinkingBlock", "showCacheMissNotices", "cacheWarming", "externalEditor", "doubleEscapeAction",
+    "treeFilterMode", "defaultProjectTrust", "defaultTools", "sessionDir", "branchSummary", "theme", "quietStartup", "tuiMode",
+    "fullscreenExitOutput", "fullscreenScrollbar", "fullscreenCopyOnSelect", "editorPaddingX", "outputPad", "autocompleteMaxVisible",
+    "showHardwareCursor", "terminal", "markdown", "transport", "httpProxy", "httpIdleTimeoutMs", "websocketConnectTimeoutMs",
+    "npmCommand", "packages", "skills", "prompts", "themes", "enableSkillCommands", "collapseChangelog", "enableInstallTelemetry",
+    "enableAnalytics", "warnings", "lastChangelogVersion",
+  ].map((key) => [key, piOnly]),
+);
 
+// pi's documented keys (its docs/settings.md) are accepted too, so one settings file serves both.
 const SPEC: Spec = {
+  ...PI_ONLY,
   defaultProvider: str,
   defaultModel: str,
   defaultThinkingLevel: oneOf("off", "minimal", "low", "medium", "high", "xhigh"),
@@ -90,6 +104,7 @@ const SPEC: Spec = {
   followUpMode: queueMode,
   interruptMode: oneOf("immediate", "wait"),
   compaction: {
+    modelOverrides: piOnly,
     enabled: bool,
     strategy: oneOf("context-full", "off"),
     reserveTokens: count,
@@ -98,7 +113,17 @@ const SPEC: Spec = {
     thresholdTokens: num,
     autoContinue: bool,
   },
-  retry: { enabled: bool, maxRetries: count, baseDelayMs: count, maxDelayMs: count, firstByteTimeoutMs: count, idleTimeoutMs: count },
+  retry: {
+    enabled: bool,
+    maxRetries: count,
+    baseDelayMs: count,
+    maxDelayMs: count,
+    firstByteTimeoutMs: count,
+    idleTimeoutMs: count,
+    maxAgentDelayMs: piOnly,
+    provider: piOnly,
+  },
+  images: { autoResize: piOnly, blockImages: piOnly },
   todo: { enabled: bool, reminders: bool, remindersMax: count, eager: bool, verbose: bool },
   tasks: { todoClearDelay: num },
   ttsr: {
@@ -142,6 +167,7 @@ function validateLevel(
       warn(`Unknown setting ${path} in ${file}`);
       continue;
     }
+    if (rule === piOnly) continue;
     if (isLeaf(rule)) {
       if (!rule.check(item)) throw new PithError("config", `Invalid setting ${path} in ${file}: expected ${rule.expected}`);
       out[key] = item;

@@ -100,9 +100,9 @@ describe("AgentSession, in-process", () => {
     const { session } = testSession({ stream, registry });
     session.models.setThinkingLevel("high");
     expect(session.models.thinkingLevel).toBe("high");
-    expect(session.models.set("scripted", "scripted-2").id).toBe("scripted-2");
+    expect((await session.models.set("scripted", "scripted-2")).id).toBe("scripted-2");
     expect(session.models.thinkingLevel).toBeUndefined(); // a model that cannot reason has no level
-    expect(() => session.models.set("scripted", "nope")).toThrow("Model not found: scripted/nope");
+    await expect(session.models.set("scripted", "nope")).rejects.toThrow("Model not found: scripted/nope");
     expect(session.models.cycle()).toMatchObject({ model: { id: "scripted-1" }, isScoped: false });
     session.models.setThinkingLevel("low");
     expect(session.models.cycleThinkingLevel()).toEqual({ level: "medium" });

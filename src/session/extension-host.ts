@@ -58,7 +58,7 @@ export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): 
     getAllTools: () => s.activeTools().map((t) => ({ name: t.name, description: t.description })),
     setModel: async (model) => {
       try {
-        s.models.set(model.provider, model.id);
+        await s.models.set(model.provider, model.id);
         return true;
       } catch {
         return false;

@@ -46,8 +46,9 @@ export class RetryController {
     }
     const retryAfter = retryAfterFrom(last);
     if (retryAfter !== undefined && retryAfterExceedsMax(retryAfter, settings)) {
-      // The server asks for a longer wait than we are willing to sleep: the error stands.
-      this.emit({ type: "auto_retry_end", success: false, attempt: this.attempt, finalError: last.errorMessage });
+      // The server asks for a longer wait than we are willing to sleep: the error stands (its text
+      // says why: explainNoWait). A sequence already announced ends; none is begun for this one.
+      if (this.attempt > 1) this.emit({ type: "auto_retry_end", success: false, attempt: this.attempt - 1, finalError: last.errorMessage });
       this.attempt = 0;
       return false;
     }
@@ -72,6 +73,21 @@ export class RetryController {
     } finally {
       if (this.backoff === backoff) this.backoff = undefined;
     }
+  }
+
+  /**
+   * A failed reply that will not be retried because the server asked for a longer wait than
+   * `retry.maxDelayMs`: its error says so before anyone sees it (the reply is then persisted and
+   * emitted with the reason).
+   */
+  explainNoWait(message: AssistantMessage): void {
+    const settings = this.settings();
+    if (!settings.enabled || message.stopReason !== "error" || !isRetryableError(message)) return;
+    const retryAfter = retryAfterFrom(message);
+    if (retryAfter === undefined || !retryAfterExceedsMax(retryAfter, settings)) return;
+    const wait = Math.ceil(retryAfter / 1000);
+    const max = Math.round(settings.maxDelayMs / 1000);
+    message.errorMessage = `${message.errorMessage ?? "Request failed"} (not retried: the server asked to wait ${wait} s, longer than retry.maxDelayMs = ${max} s)`;
   }
 
   /** An assistant reply ended: a success closes an open retry sequence. */

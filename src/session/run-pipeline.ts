@@ -108,16 +108,14 @@ export class RunPipeline {
   /** Every agent event: persist, update state, then deliver to extensions and subscribers. */
   private onAgentEvent(event: AgentEvent): void {
     if (event.type === "message_start" && event.message.role === "assistant") this.o.extras.onAssistantStart();
-    if (event.type === "message_end") {
-      const m = event.message;
-      this.conversation.persist(m);
-      if (m.role === "assistant") {
-        this.o.retry.onAssistantEnd(m);
-        this.o.extras.onAssistantEnd(m);
-      }
-    }
+    const reply = event.type === "message_end" && event.message.role === "assistant" ? event.message : undefined;
+    if (reply) this.o.retry.explainNoWait(reply);
+    if (event.type === "message_end") this.conversation.persist(event.message);
+    if (reply) this.o.extras.onAssistantEnd(reply);
     this.o.hooks.forward(event);
     this.o.emit(event);
+    // After the reply's message_end: a retried request that succeeded ends its sequence (engine §5.3).
+    if (reply) this.o.retry.onAssistantEnd(reply);
   }
 
   /** Decides what follows a run that the host did not abort. */

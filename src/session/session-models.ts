@@ -1,5 +1,6 @@
 // Model and thinking-level selection (spec/protocol.md §3.12–3.16). Changes are recorded in
 // the session file; they never touch the user's settings (design.md §4.11).
+import { envVarsFor } from "../providers/models/env-keys.js";
 import { nextModel } from "../providers/models/model-cycle.js";
 import type { ModelRegistry } from "../providers/models/registry.js";
 import { cycleThinkingLevel, resolveThinkingLevel } from "../providers/models/thinking.js";
@@ -71,9 +72,19 @@ export class SessionModels {
     return this.available();
   }
 
-  /** `set_model`: an exact match among available models (a scripted model resolves by path). */
-  set(provider: string, modelId: string): Model {
-    const model = this.registry.find(provider, modelId) ?? this.registry.resolve(provider, modelId);
+  /**
+   * `set_model`: a model the catalogue, models.json or a finished discovery knows (a scripted model
+   * resolves by its script path); an id nobody lists only where the provider's models.json entry
+   * sets `allowUnknownModels`. A discovery still running is waited for (bounded) before refusing.
+   */
+  async set(provider: string, modelId: string): Promise<Model> {
+    const known = () => this.registry.find(provider, modelId);
+    let model = known();
+    if (!model && this.discovery) {
+      await this.discovered();
+      model = known();
+    }
+    if (!model && this.registry.allowsUnknownModels(provider)) model = this.registry.resolve(provider, modelId);
     if (!model || !this.registry.hasCredentials(model.provider)) throw new ModelNotFoundError(provider, modelId);
     this.apply(model);
     return model;
@@ -118,10 +129,9 @@ export class SessionModels {
   /** The key for `model`'s provider, or the error that says how to configure one. */
   async requireApiKey(model: Model): Promise<string | undefined> {
     if (this.registry.hasCredentials(model.provider)) return this.registry.getApiKey(model.provider);
-    throw new PithError(
-      "no_api_key",
-      `No API key found for ${model.provider}.\n\nSet the provider's API key environment variable or configure it in ${this.pithHome}/models.json`,
-    );
+    const vars = envVarsFor(model.provider);
+    const set = vars.length > 0 ? `Set ${vars.join(" or ")}` : `Set an "apiKey" for provider "${model.provider}"`;
+    throw new PithError("no_api_key", `No API key found for ${model.provider}.\n\n${set} (or pass --api-key), or configure the provider in ${this.pithHome}/models.json`);
   }
 
   /** The key for a provider (undefined when it needs none). */

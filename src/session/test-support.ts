@@ -33,6 +33,7 @@ export function modelsRegistry(models: Model[] = [TEST_MODEL]): ModelRegistry {
     discover: async () => undefined,
     defaultModel: () => models[0],
     credentialEnvNames: () => [],
+    allowsUnknownModels: () => false,
   };
 }
 

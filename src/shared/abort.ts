@@ -42,3 +42,16 @@ export function anySignal(signals: (AbortSignal | undefined)[]): AbortSignal {
   }
   return controller.signal;
 }
+
+/**
+ * `work`, or a rejection with `onTimeout()` once `ms` have passed (the work itself is not stopped:
+ * use this where a stuck operation, such as file-system work on a hung mount, cannot be aborted).
+ */
+export function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+    timer.unref?.();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

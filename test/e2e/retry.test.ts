@@ -195,4 +195,39 @@ describe("auto-retry", () => {
     expect(last.messages.map((m: Frame) => m.role)).toEqual(["assistant"]);
     expect(last.messages[0].content[0].text).toBe("complete reply");
   });
+
+  it("auto_retry_end {success:true} comes right after the message_end of the retried reply (engine §5.3)", async () => {
+    const p = await start(20);
+    llm.enqueue(http(503, "service unavailable"), { text: "second try" });
+    const frames = await p.promptAndWait("order please");
+    const seq = types(frames);
+    const end = seq.indexOf("auto_retry_end");
+    expect(end).toBeGreaterThan(0);
+    expect(seq[end - 1]).toBe("message_end:assistant");
+    const before = frames[frames.findIndex((f) => f.type === "auto_retry_end") - 1];
+    expect(before.message.content[0].text).toBe("second try");
+  });
+
+  it("a 429 whose retry-after is longer than retry.maxDelayMs: no retry events at all, and the error says why", async () => {
+    const p = await start(20);
+    const before = llm.requests.length;
+    llm.enqueue({ error: { status: 429, body: { type: "error", error: { type: "rate_limit_error", message: "slow down" } }, headers: { "retry-after": "3600" } } });
+    const frames = await p.promptAndWait("too long a wait");
+    expect(frames.filter((f) => f.type.startsWith("auto_retry"))).toEqual([]);
+    const failed = frames.find((f) => f.type === "message_end" && f.message.role === "assistant")!;
+    expect(failed.message.stopReason).toBe("error");
+    expect(failed.message.errorMessage).toMatch(/not retried: the server asked to wait 3600 s, longer than retry\.maxDelayMs = 60 s/);
+    expect(chatRequests(before)).toHaveLength(1);
+    const stored = (await p.request({ type: "get_last_assistant_text" })).data;
+    expect(stored).toEqual({});
+  });
+
+  it("a retry-after that is too long on a later attempt ends the announced sequence once", async () => {
+    const p = await start(20);
+    llm.enqueue(http(500, "internal server error"), { error: { status: 429, body: "rate limited", headers: { "retry-after": "3600" } } });
+    const frames = await p.promptAndWait("later");
+    const retry = frames.filter((f) => f.type.startsWith("auto_retry"));
+    expect(retry.map((f) => f.type)).toEqual(["auto_retry_start", "auto_retry_end"]);
+    expect(retry[1]).toMatchObject({ success: false, attempt: 1, finalError: expect.stringContaining("not retried") });
+  });
 });

@@ -528,8 +528,12 @@ describe("a running turn during a session change", () => {
     const file = (await state(p)).sessionFile;
     llm.enqueue({ hang: true });
     const from = p.frames.length;
+    const requests = llm.requests.length;
     await ok(p, { type: "prompt", message: "never finishes" });
     await p.waitFor((f) => f.type === "message_start" && f.message.role === "assistant", 10_000, from);
+    // The hanging reply must be taken by this request: message_start comes before the request is
+    // on the wire, and an abort while connecting would leave the reply for the next prompt.
+    await llm.waitForRequests(requests + 1, 10_000);
     return { from, file };
   }
 

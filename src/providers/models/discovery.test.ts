@@ -99,13 +99,34 @@ describe("model discovery", () => {
     expect(r.find("google", "gemini-9-pro")).toMatchObject({ name: "Gemini 9 Pro", contextWindow: 2000000, maxTokens: 65536, api: "google-generative-ai" });
   });
 
-  it("discovers keyless custom providers from models.json", async () => {
+  it("discovers keyless custom providers from models.json when their entry asks for it (discover: true)", async () => {
     routes["/local/v1/models"] = () => [200, { data: [{ id: "qwen3:8b" }, { id: "llama3:8b" }] }];
-    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { ollama: { baseUrl: `${base}/local/v1`, api: "openai-completions", auth: "none", models: [{ id: "qwen3:8b" }] } } }));
+    writeFileSync(
+      join(home, "models.json"),
+      JSON.stringify({ providers: { ollama: { baseUrl: `${base}/local/v1`, api: "openai-completions", auth: "none", discover: true, models: [{ id: "qwen3:8b" }] } } }),
+    );
     const r = registry({});
     await r.discover();
     expect(requests[0].headers.authorization).toBeUndefined();
     expect(r.available().map((m) => m.id)).toEqual(["qwen3:8b", "llama3:8b"]);
+  });
+
+  it("a models.json entry that lists its models is not queried live, and lists only those (issue 16)", async () => {
+    routes["/local/v1/models"] = () => [200, { data: [{ id: "qwen3:8b" }, { id: "llama3:8b" }] }];
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { ollama: { baseUrl: `${base}/local/v1`, api: "openai-completions", auth: "none", models: [{ id: "qwen3:8b" }] } } }));
+    const r = registry({});
+    await r.discover();
+    expect(requests).toHaveLength(0);
+    expect(warnings).toEqual([]);
+    expect(r.available().map((m) => m.id)).toEqual(["qwen3:8b"]);
+  });
+
+  it("a custom provider with no models listed is still discovered", async () => {
+    routes["/local/v1/models"] = () => [200, { data: [{ id: "llama3:8b" }] }];
+    writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { ollama: { baseUrl: `${base}/local/v1`, api: "openai-completions", auth: "none" } } }));
+    const r = registry({});
+    await r.discover();
+    expect(r.available().map((m) => m.id)).toEqual(["llama3:8b"]);
   });
 
   it("turns failures into warnings, never throwing", async () => {

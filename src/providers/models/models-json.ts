@@ -49,6 +49,10 @@ export interface ProviderConfig {
   auth?: "apiKey" | "none";
   headers?: Record<string, string>;
   compat?: Record<string, unknown>;
+  /** `set_model` may pick ids this file and the catalogue do not list (default limits, zero cost). */
+  allowUnknownModels?: boolean;
+  /** Query the provider's `/models` even though `models` lists them (default: only when none are listed). */
+  discover?: boolean;
   models: ModelConfig[];
   modelOverrides: Record<string, ModelOverride>;
 }
@@ -78,6 +82,12 @@ function optPositive(o: Obj, key: string, path: string): number | undefined {
   const v = o[key];
   check(v === undefined || (typeof v === "number" && Number.isFinite(v) && v > 0), `${path}.${key}`, "must be a positive number");
   return v as number | undefined;
+}
+
+function optBool(o: Obj, key: string, path: string): boolean | undefined {
+  const v = o[key];
+  check(v === undefined || typeof v === "boolean", `${path}.${key}`, "must be true or false");
+  return v as boolean | undefined;
 }
 
 function optStringMap(o: Obj, key: string, path: string): Record<string, string> | undefined {
@@ -147,6 +157,8 @@ function parseProvider(name: string, v: unknown, builtIn: boolean, warn: Warn): 
     auth: parseAuth(o, path),
     headers: optStringMap(o, "headers", path),
     compat: optObject(o, "compat", path),
+    allowUnknownModels: optBool(o, "allowUnknownModels", path),
+    discover: optBool(o, "discover", path),
     models: [],
     modelOverrides: {},
   };

@@ -49,6 +49,8 @@ export interface ModelRegistry {
   defaultModel(settings?: DefaultModelSettings): Model | undefined;
   /** Every environment variable pith reads credentials from: the catalogue's and models.json's (`apiKey`, headers). */
   credentialEnvNames(): string[];
+  /** The provider's models.json entry sets `allowUnknownModels`: ids nobody lists may be used. */
+  allowsUnknownModels(provider: string): boolean;
 }
 
 const key = (provider: string, id: string) => `${provider}\u0000${id}`;
@@ -187,10 +189,18 @@ class Registry implements ModelRegistry {
     return envApiKey(provider, this.opts.env);
   }
 
+  allowsUnknownModels(provider: string): boolean {
+    this.load();
+    return this.config.get(provider)?.allowUnknownModels === true;
+  }
+
   async discover(signal?: AbortSignal): Promise<void> {
     const targets = this.providers().filter((p) => {
       if (p === SCRIPTED_PROVIDER) return false;
-      const custom = this.config.get(p)?.baseUrl !== undefined && !bundledHas(this.opts.catalog, p);
+      const cfg = this.config.get(p);
+      // A models.json entry that lists its models is the user's whole list, unless it asks for more.
+      if (cfg && cfg.models.length > 0 && cfg.discover !== true) return false;
+      const custom = cfg?.baseUrl !== undefined && !bundledHas(this.opts.catalog, p);
       return custom || this.hasCredentials(p);
     });
     const timeout = this.opts.discoveryTimeoutMs ?? 5000;

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { PithError, errorMessage } from "../../shared/errors.js";
+import { makeDirsSync } from "../../shared/make-dirs.js";
 
 /** "always": fdatasync after every line (~0.3 ms on an ext4 VM disk); "never": the OS flushes. */
 export type FsyncMode = "always" | "never";
@@ -26,7 +27,7 @@ export class SessionFileWriter {
     this.guard(() => {
       this.closeFd();
       const dir = path.dirname(this.filePath);
-      fs.mkdirSync(dir, { recursive: true });
+      makeDirsSync(dir);
       const tmp = path.join(dir, `.${path.basename(this.filePath)}.${randomBytes(4).toString("hex")}.tmp`);
       const fd = fs.openSync(tmp, "w", 0o644);
       try {

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PithError, errorMessage } from "../../shared/errors.js";
+import { makeDirsSync } from "../../shared/make-dirs.js";
 import { entryId, snowflake } from "../../shared/ids.js";
 import type { AgentMessage } from "../../shared/types.js";
 import { PITH_SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entry-types.js";
@@ -302,7 +303,7 @@ function newHeader(cwd: string, now: number, parentSession?: string, name?: stri
 
 function mkdirFor(filePath: string): void {
   try {
-    fs.mkdirSync(path.dirname(filePath), { recursive: true });
+    makeDirsSync(path.dirname(filePath));
   } catch (err) {
     throw new PithError("io", `Cannot create the session directory for ${filePath}: ${errorMessage(err)}`, { cause: err });
   }

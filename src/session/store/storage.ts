@@ -2,7 +2,8 @@
 // session files. Opening takes the file's writer lock (a second opener gets a "busy" error);
 // `close()` on the log releases it. The JSONL implementation below keeps one file per session;
 // a later backend (a database shared by several machines) implements the same interface.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { makeDirsSync } from "../../shared/make-dirs.js";
 import { findMostRecentSession } from "./layout.js";
 import type { SessionLog } from "./session-log.js";
 import { SessionStore } from "./session-store.js";
@@ -25,7 +26,7 @@ export function createJsonlStorage(): SessionStorage {
   return {
     create({ dir, cwd, parentSession }) {
       if (dir === undefined) return SessionStore.inMemory({ cwd, parentSession });
-      mkdirSync(dir, { recursive: true });
+      makeDirsSync(dir);
       return SessionStore.create({ sessionDir: dir, cwd, parentSession });
     },
     createAt: (filePath, { cwd }) => SessionStore.createAt(filePath, { cwd }),

@@ -1,6 +1,7 @@
 // Filesystem operations the built-in tools use, injected so hosts/tests can substitute them.
 import { constants, readFile as readFileCb, promises as fsp } from "node:fs";
 import { promisify } from "node:util";
+import { makeDirs } from "../../shared/make-dirs.js";
 
 // The callback readFile is several times faster than fs.promises.readFile on Node 20.
 const readFileFast = promisify(readFileCb);
@@ -59,7 +60,7 @@ export function createNodeFsOps(): FsOps {
       }));
     },
     async mkdir(p) {
-      await fsp.mkdir(p, { recursive: true });
+      await makeDirs(p);
     },
     async access(p, mode) {
       try {
