@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkDepth, fieldOf, findTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
+import { checkDepth, exceedsDepth, fieldOf, findTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 
 /** An array nested `depth` levels deep (the outermost array is level 1), built without recursion. */
 function nestedArrays(depth: number, leaf: unknown = 0): unknown {
@@ -57,5 +57,18 @@ describe("fieldOf and checkDepth", () => {
     const frame = { type: "set_todos", phases: [{ tasks: [{ notes: nestedArrays(100_000) }] }] };
     expect(checkDepth(frame)).toBe(`Invalid "phases[0].tasks[0].notes": nested deeper than ${MAX_JSON_DEPTH} levels`);
     expect(checkDepth({ type: "get_state" })).toBeUndefined();
+  });
+});
+
+describe("exceedsDepth", () => {
+  const nest = (levels: number): unknown => {
+    let v: unknown = 1;
+    for (let i = 0; i < levels; i++) v = i % 2 ? { k: v } : [v];
+    return v;
+  };
+  it("agrees with findTooDeep at and around the limit, for arrays and objects", () => {
+    for (const levels of [0, 1, 5, 127, 128, 129, 5000]) {
+      for (const max of [1, 2, 128]) expect(exceedsDepth(nest(levels), max)).toBe(findTooDeep(nest(levels), max) !== undefined);
+    }
   });
 });

@@ -36,6 +36,28 @@ function nextChild(level: Level): { key: string | number; child: unknown } | und
 }
 
 /**
+ * Whether any object or array in `value` is nested deeper than `maxDepth` levels (the value itself
+ * is level 1). The recursion stops at `maxDepth`, so any depth is safe; no arrays are allocated,
+ * which makes it the fast check for many values (a session file's entries).
+ */
+export function exceedsDepth(value: unknown, maxDepth = MAX_JSON_DEPTH): boolean {
+  return deeper(value, maxDepth);
+}
+
+function deeper(value: unknown, levelsLeft: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levelsLeft <= 0) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (deeper(value[i], levelsLeft - 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && deeper((value as Record<string, unknown>)[key], levelsLeft - 1)) return true;
+  }
+  return false;
+}
+
+/**
  * The path to the first object or array nested deeper than `maxDepth` levels (the value itself
  * is level 1), or undefined when the value is within bounds. Iterative: any depth is safe.
  */

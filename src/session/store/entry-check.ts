@@ -1,7 +1,7 @@
 // The shape every loaded entry must have before pith uses it (issue 16, item 2): a damaged or
 // hostile line — a `message` that is null, a role or content of the wrong type, a value nested
 // deeper than any real entry — is skipped with a reason instead of crashing a later walk.
-import { fieldOf, findTooDeep } from "../../shared/json-depth.js";
+import { exceedsDepth, fieldOf, findTooDeep } from "../../shared/json-depth.js";
 import { AgentMessageSchema, UserContentSchema } from "../../shared/schema/index.js";
 import { compiled } from "../../shared/schema/compiled.js";
 
@@ -33,8 +33,9 @@ const CHECKS: Record<string, (r: Rec) => string | undefined> = {
 
 /** Why `record` (a migrated entry with a valid type/id/parentId/timestamp) cannot be used, if it cannot. */
 export function entryProblem(record: Rec): string | undefined {
-  const tooDeep = findTooDeep(record, MAX_ENTRY_DEPTH);
-  if (tooDeep) return `a value nested deeper than ${MAX_ENTRY_DEPTH} levels (at ${fieldOf(tooDeep)})`;
+  if (exceedsDepth(record, MAX_ENTRY_DEPTH)) {
+    return `a value nested deeper than ${MAX_ENTRY_DEPTH} levels (at ${fieldOf(findTooDeep(record, MAX_ENTRY_DEPTH) ?? [])})`;
+  }
   const check = CHECKS[record.type as string];
   return check ? check(record) : undefined;
 }
