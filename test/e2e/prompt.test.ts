@@ -150,8 +150,11 @@ describe.each(PROVIDERS)("prompting over %s", (_api, provider, model) => {
 });
 
 describe("models", () => {
-  it("lists models from models.json and from a discovered /models endpoint", async () => {
-    const p = await start("fake-openai", "fake-gpt");
+  it("lists models from models.json and, for a provider that sets discover, from its /models endpoint", async () => {
+    const modelsJson = fakeModelsJson(llm.url) as { providers: Record<string, Record<string, unknown>> };
+    modelsJson.providers["fake-openai"]!.discover = true;
+    const p = await Pith.start({ modelsJson, args: ["--provider", "fake-openai", "--model", "fake-gpt"] });
+    open.push(p);
     const res = await p.request({ type: "get_available_models" });
     const ids = res.data.models.map((m: Frame) => `${m.provider}/${m.id}`);
     expect(ids).toContain("fake-openai/fake-gpt");
