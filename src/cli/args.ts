@@ -1,7 +1,7 @@
 // Command-line parsing: argv → ParsedArgs, pure (no env, no I/O). Errors are CliError with an exit code.
 import type { ThinkingLevel } from "../shared/types.js";
 
-export type Mode = "rpc" | "json" | "print";
+export type Mode = "rpc" | "acp" | "json" | "print";
 
 export class CliError extends Error {
   readonly exitCode: number;
@@ -50,7 +50,7 @@ export interface ParsedArgs {
   fileArgs: string[];
 }
 
-const MODES: readonly Mode[] = ["rpc", "json", "print"];
+const MODES: readonly Mode[] = ["rpc", "acp", "json", "print"];
 const THINKING: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
 type Flag = (args: ParsedArgs, take: () => string) => void;
@@ -169,7 +169,7 @@ function splitModel(args: ParsedArgs): void {
  */
 export function resolveMode(args: ParsedArgs, io: { stdinIsTTY: boolean }): Mode {
   if (args.mode) {
-    if (args.print && args.mode === "rpc") throw new CliError("--print cannot be combined with --mode rpc");
+    if (args.print && (args.mode === "rpc" || args.mode === "acp")) throw new CliError(`--print cannot be combined with --mode ${args.mode}`);
     return args.mode;
   }
   if (args.print || args.messages.length > 0 || args.fileArgs.length > 0 || !io.stdinIsTTY) return "print";
@@ -193,12 +193,13 @@ export const HELP_TEXT = `pith: a coding agent made to be embedded
 
 Usage:
   pith --mode rpc [options]          drive pith over JSONL on stdin/stdout
+  pith --mode acp [options]          an Agent Client Protocol agent on stdin/stdout (editors)
   pith -p [options] <message...>     run one prompt, print the answer
   echo "prompt" | pith [options]     same, prompt from stdin
   pith --mode json [options] <msg>   run one prompt, print every event as JSON lines
 
 Modes:
-  --mode <rpc|json|print>            output mode (default: print when -p, a message or piped stdin)
+  --mode <rpc|acp|json|print>        output mode (default: print when -p, a message or piped stdin)
   -p, --print                        print mode: run the prompt, print the final text, exit
 
 Model:

@@ -17,7 +17,8 @@ import {
   type SessionSettings,
   type SessionStorage,
 } from "../session/index.js";
-import { PithError } from "../shared/errors.js";
+import { PithError, errorMessage } from "../shared/errors.js";
+import { envVarsFor } from "../providers/models/env-keys.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import { childEnvironment, createBuiltinTools, findOnPath, selectTools } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
@@ -92,6 +93,24 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     log: e.log,
   });
   return { session, registry, pithHome };
+}
+
+/**
+ * The model a new session would start with, and why it could not answer yet (no model, or no
+ * key for its provider), without building a session: ACP's `initialize` reports it.
+ */
+export function probeModel(args: ParsedArgs, settings: Settings, e: Environment): { model?: Model; problem?: string } {
+  const pithHome = pithHomeOf(e.env);
+  try {
+    const registry = createModelRegistry({ pithHome, env: e.env, warn: () => {}, cliApiKey: args.apiKey, cliProvider: args.provider, cwd: e.cwd });
+    const model = pickModel(args, settings, registry);
+    if (!model) return { problem: `No model configured: set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY, or configure ${pithHome}/models.json` };
+    if (registry.hasCredentials(model.provider)) return { model };
+    const vars = envVarsFor(model.provider);
+    return { model, problem: `No API key for ${model.provider}: set ${vars.length > 0 ? vars.join(" or ") : `an "apiKey" in ${pithHome}/models.json`}` };
+  } catch (err) {
+    return { problem: errorMessage(err) };
+  }
 }
 
 /** The session file the process starts with (engine.md §1.8): --session, --continue, or a new one. */

@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   let mode;
   try {
     mode = resolveMode(args, { stdinIsTTY: process.stdin.isTTY === true });
-    if (mode === "rpc") rejectFileArgsInRpc(args);
+    if (mode === "rpc" || mode === "acp") rejectFileArgsInRpc(args);
   } catch (err) {
     if (err instanceof CliError) {
       process.stderr.write(`Error: ${err.message}\n`);
@@ -52,6 +52,11 @@ async function main(argv: string[]): Promise<number> {
   if (mode === "rpc") {
     settings = applyRpcOverrides(settings);
     return runRpcMode(args, settings, env);
+  }
+  if (mode === "acp") {
+    // loaded only here: the ACP SDK stays out of the other modes' startup
+    const { runAcpMode } = await import("./modes/acp.js");
+    return runAcpMode(args, applyRpcOverrides(settings), env);
   }
   return runPrintMode(args, settings, env, mode);
 }

@@ -1,0 +1,155 @@
+// The ACP front door: an `agent()` app of the official SDK whose handlers drive pith sessions
+// through their facade. Several sessions per connection; each one a pith session file.
+import * as acp from "@agentclientprotocol/sdk";
+import { readFile } from "node:fs/promises";
+import { errorMessage } from "../shared/errors.js";
+import { AcpSession, PromptError, type ClientPort } from "./acp-session.js";
+import { configOptions, setConfigOption } from "./config-options.js";
+import type { AcpHost, AcpMcpServer, HostedAcpSession } from "./host.js";
+import type { PromptBlock } from "./prompt-content.js";
+import { replayMessages, type AcpUpdate } from "./session-updates.js";
+
+/** Text files read for resource links are capped (the model gets the head). */
+const MAX_LINK_BYTES = 256 * 1024;
+
+export interface AcpFrontDoor {
+  app: acp.AgentApp;
+  /** Closes every session (at the end of the connection). */
+  closeAll(): Promise<void>;
+}
+
+export function createAcpAgent(host: AcpHost): AcpFrontDoor {
+  const sessions = new Map<string, AcpSession>();
+  let client: acp.AgentContext | undefined;
+  let clientFs = { read: false, write: false };
+
+  const port = (sessionId: string): ClientPort => ({
+    notify: async (update: AcpUpdate) => {
+      await client?.notify(acp.methods.client.session.update, { sessionId, update: update as acp.SessionUpdate });
+    },
+    requestPermission: async (ask) => {
+      if (!client) return undefined;
+      const params: acp.RequestPermissionRequest = {
+        sessionId,
+        toolCall: { toolCallId: ask.toolCallId, title: ask.title, rawInput: ask.rawInput },
+        options: ask.options,
+      };
+      const res = await client.request(
+        acp.methods.client.session.requestPermission,
+        params,
+        { cancellationSignal: ask.signal },
+      );
+      return res.outcome.outcome === "selected" ? res.outcome.optionId : undefined;
+    },
+    readFile: async (path) => {
+      try {
+        if (clientFs.read && client) return (await client.request(acp.methods.client.fs.readTextFile, { sessionId, path })).content;
+        const text = await readFile(path, "utf8");
+        return text.length > MAX_LINK_BYTES ? text.slice(0, MAX_LINK_BYTES) : text;
+      } catch (err) {
+        host.log(`cannot read ${path}: ${errorMessage(err)}`);
+        return undefined;
+      }
+    },
+    log: host.log,
+  });
+
+  const find = (sessionId: string): AcpSession => {
+    const s = sessions.get(sessionId);
+    if (!s) throw acp.RequestError.sessionNotFound(sessionId);
+    return s;
+  };
+
+  const adopt = async (hosted: HostedAcpSession): Promise<AcpSession> => {
+    const id = hosted.session.id;
+    const existing = sessions.get(id);
+    if (existing) {
+      await hosted.session.close();
+      return existing;
+    }
+    const s = new AcpSession(id, hosted, port(id));
+    sessions.set(id, s);
+    await s.start();
+    return s;
+  };
+
+  const later = (fn: () => void) => setImmediate(fn);
+
+  const app = acp
+    .agent({ name: "pith" })
+    .onConnect((conn) => {
+      client = conn.client;
+    })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      clientFs = { read: params.clientCapabilities?.fs?.readTextFile === true, write: params.clientCapabilities?.fs?.writeTextFile === true };
+      const problem = host.authProblem();
+      return {
+        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+        agentInfo: { name: "pith", title: "pith", version: host.version },
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: host.acceptsImages(), embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
+        },
+        authMethods: problem ? [{ id: "api-key-env", name: "Set an API key", description: problem }] : [],
+      };
+    })
+    .onRequest(acp.methods.agent.authenticate, () => {
+      const problem = host.authProblem();
+      if (problem) throw acp.RequestError.authRequired(undefined, problem);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      const s = await adopt(await host.create({ cwd: params.cwd, mcpServers: params.mcpServers as AcpMcpServer[] }));
+      later(() => s.announceCommands());
+      return { sessionId: s.id, configOptions: configOptions(s.session) };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params }) => {
+      const s = sessions.get(params.sessionId) ?? (await adopt(await host.open(params.sessionId, { cwd: params.cwd, mcpServers: params.mcpServers as AcpMcpServer[] })));
+      for (const u of replayMessages(s.session.history.messages, s.session.cwd)) s.send(u);
+      await s.flush();
+      later(() => s.announceCommands());
+      return { configOptions: configOptions(s.session) };
+    })
+    .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
+      const s = sessions.get(params.sessionId) ?? (await adopt(await host.open(params.sessionId, { cwd: params.cwd, mcpServers: (params.mcpServers ?? []) as AcpMcpServer[] })));
+      later(() => s.announceCommands());
+      return { configOptions: configOptions(s.session) };
+    })
+    .onRequest(acp.methods.agent.session.list, ({ params }) => ({
+      sessions: host.list(params.cwd ?? undefined).map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt ?? null })),
+    }))
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      const s = find(params.sessionId);
+      sessions.delete(params.sessionId);
+      await s.close();
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+      const s = find(params.sessionId);
+      await setConfigOption(s.session, params.configId, params.value);
+      return { configOptions: configOptions(s.session) };
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
+      const s = find(params.sessionId);
+      try {
+        return { stopReason: await s.prompt(params.prompt as PromptBlock[]) };
+      } catch (err) {
+        if (err instanceof PromptError) throw acp.RequestError.internalError(undefined, err.message);
+        throw err;
+      }
+    })
+    .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
+      await sessions.get(params.sessionId)?.cancel();
+    });
+
+  return {
+    app,
+    closeAll: async () => {
+      const all = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(all.map((s) => s.close().catch((err) => host.log(`closing session ${s.id}: ${errorMessage(err)}`))));
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// Session config options for editors: the model and the thinking level, as ACP selects.
+import type { AgentSession } from "../session/index.js";
+import { PithError } from "../shared/errors.js";
+
+const LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+
+export function configOptions(session: AgentSession) {
+  const current = session.models.current;
+  const models = session.models.available();
+  const value = current ? `${current.provider}/${current.id}` : "";
+  const modelOptions = models.map((m) => ({ value: `${m.provider}/${m.id}`, name: m.name || m.id, description: m.provider }));
+  if (current && !modelOptions.some((o) => o.value === value)) modelOptions.unshift({ value, name: current.name || current.id, description: current.provider });
+  const options = [];
+  if (modelOptions.length > 0) {
+    options.push({ id: "model", name: "Model", category: "model", type: "select" as const, currentValue: value, options: modelOptions });
+  }
+  if (current?.reasoning) {
+    const level = session.models.thinkingLevel ?? "off";
+    options.push({
+      id: "thought_level",
+      name: "Thinking",
+      category: "thought_level",
+      type: "select" as const,
+      currentValue: level,
+      options: LEVELS.map((l) => ({ value: l, name: l })),
+    });
+  }
+  return options;
+}
+
+/** `session/set_config_option`: the model (`provider/id`) or the thinking level. */
+export async function setConfigOption(session: AgentSession, configId: string, value: unknown): Promise<void> {
+  if (typeof value !== "string") throw new PithError("invalid_request", `Config option "${configId}" takes a string value`);
+  if (configId === "model") {
+    const slash = value.indexOf("/");
+    if (slash <= 0) throw new PithError("invalid_request", `Model must be "provider/id", got "${value}"`);
+    await session.models.set(value.slice(0, slash), value.slice(slash + 1));
+    return;
+  }
+  if (configId === "thought_level") {
+    session.models.setThinkingLevel(value);
+    return;
+  }
+  throw new PithError("invalid_request", `Unknown config option "${configId}" (known: model, thought_level)`);
+}

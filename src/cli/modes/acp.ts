@@ -1,0 +1,86 @@
+// ACP mode (`pith --mode acp`): an Agent Client Protocol agent on stdin/stdout for editors.
+// Only protocol frames reach stdout: everything else written there (extensions' console.log,
+// stray writes) is sent to stderr. The SDK is loaded here, never in the other modes.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import type { AcpHost, AcpSessionSpec, HostedAcpSession } from "../../acp/index.js";
+import { releaseAllLocks, resolveSessionArg, sessionDirFor, sessionFileSummaries } from "../../session/index.js";
+import { killAllProcessGroups } from "../../tools/ops/process-groups.js";
+import type { ParsedArgs } from "../args.js";
+import { composeSession, pithHomeOf, probeModel, type Environment } from "../compose.js";
+import { attachExtensions } from "../extensions.js";
+import { applyRpcOverrides, loadSettings, type Settings } from "../settings.js";
+import { VERSION } from "./rpc.js";
+
+/** Takes stdout for the protocol: returns the writer that reaches the real stdout. */
+function claimStdout(): (chunk: Uint8Array) => Promise<void> {
+  const out = process.stdout;
+  const write = out.write.bind(out) as (chunk: Uint8Array, cb: (err?: Error | null) => void) => boolean;
+  out.write = process.stderr.write.bind(process.stderr) as typeof out.write;
+  return (chunk) => new Promise((resolve, reject) => void write(chunk, (err) => (err ? reject(err) : resolve())));
+}
+
+function createHost(args: ParsedArgs, startSettings: Settings, e: Environment): AcpHost {
+  const pithHome = pithHomeOf(e.env);
+  const sessionsRoot = path.join(pithHome, "sessions");
+  const settingsFor = (cwd: string): Settings =>
+    cwd === e.cwd ? startSettings : applyRpcOverrides(loadSettings({ globalPath: path.join(pithHome, "settings.json"), projectPath: path.join(cwd, ".pith", "settings.json"), warn: e.log }));
+  const folderOf = (cwd: string) => (args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd));
+
+  const compose = async (spec: AcpSessionSpec, session: string | undefined): Promise<HostedAcpSession> => {
+    if (!path.isAbsolute(spec.cwd)) throw new Error(`cwd must be an absolute path, got "${spec.cwd}"`);
+    if (spec.mcpServers.length > 0) e.log(`acp: ${spec.mcpServers.length} MCP server(s) in session/new are not started yet`);
+    const sessionArgs: ParsedArgs = { ...args, cwd: spec.cwd, session, continue: false };
+    const { session: s, registry } = await composeSession(sessionArgs, settingsFor(spec.cwd), { ...e, cwd: spec.cwd });
+    s.models.trackDiscovery(registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`)));
+    return { session: s, attachExtensions: (bindings) => attachExtensions(sessionArgs, s, pithHome, { ...e, cwd: spec.cwd }, bindings) };
+  };
+
+  const probe = probeModel(args, startSettings, e);
+  return {
+    version: VERSION,
+    log: e.log,
+    create: (spec) => compose(spec, undefined),
+    open: (sessionId, spec) => compose(spec, resolveSessionArg(sessionId, folderOf(spec.cwd), spec.cwd, args.sessionDir ? undefined : sessionsRoot)),
+    list: (cwd) => {
+      const dirs = cwd ? [folderOf(cwd)] : listDirs(sessionsRoot);
+      const all = dirs.flatMap((d) => sessionFileSummaries(d));
+      all.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime());
+      return all.map((s) => ({ sessionId: s.id, cwd: s.cwd ?? cwd ?? "", updatedAt: s.modifiedAt.toISOString() }));
+    },
+    authProblem: () => probe.problem,
+    acceptsImages: () => probe.model?.input.includes("image") ?? true,
+  };
+}
+
+function listDirs(root: string): string[] {
+  try {
+    return readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => path.join(root, d.name));
+  } catch {
+    return [];
+  }
+}
+
+export async function runAcpMode(args: ParsedArgs, settings: Settings, e: Environment): Promise<number> {
+  const write = claimStdout();
+  const acp = await import("@agentclientprotocol/sdk");
+  const { createAcpAgent } = await import("../../acp/index.js");
+  const door = createAcpAgent(createHost(args, settings, e));
+  const output = new WritableStream<Uint8Array>({ write: (chunk) => write(chunk) });
+  const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
+  const connection = door.app.connect(acp.ndJsonStream(output, input));
+  const finish = async () => {
+    await Promise.race([door.closeAll(), new Promise((r) => setTimeout(r, 2000).unref())]);
+    killAllProcessGroups();
+    releaseAllLocks();
+  };
+  const onSignal = (code: number) => void finish().finally(() => process.exit(code));
+  process.once("SIGINT", () => onSignal(130));
+  process.once("SIGTERM", () => onSignal(143));
+  await connection.closed;
+  await finish();
+  return 0;
+}
