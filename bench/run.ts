@@ -5,6 +5,7 @@
 // substring>, --no-pi.
 import { execFileSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
+import { benchAcpStartup } from "./acp-startup.js";
 import { benchCheckpoints } from "./checkpoints-bench.js";
 import { benchGrepFind } from "./tools-bench.js";
 import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
@@ -72,6 +73,10 @@ async function main(): Promise<void> {
     if (only && !w.name.includes(only)) continue;
     if (quick && w === toolTurns2000) continue;
     await runWorkload(results, w, quick ? 1 : reps, agents);
+  }
+  if (!only || "startup acp".includes(only)) {
+    log("ACP mode startup (pith only: pi has no ACP mode)...");
+    for (const f of await benchAcpStartup(quick ? 1 : 5)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit }], { values: { [f.figure]: f.value } });
   }
   if (!quick && (!only || "grep find".includes(only))) {
     log("grep/find over 50,000 files (pith tools, in-process)...");

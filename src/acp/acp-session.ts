@@ -4,7 +4,7 @@ import { errorMessage } from "../shared/errors.js";
 import { createAcpUi, type DialogPort, type PermissionAsk } from "./dialogs.js";
 import type { HostedAcpSession } from "./host.js";
 import { promptMessage, type PromptBlock } from "./prompt-content.js";
-import { UpdateTranslator, type AcpUpdate } from "./session-updates.js";
+import { FileJournal, UpdateTranslator, type AcpUpdate } from "./session-updates.js";
 
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
 
@@ -30,9 +30,10 @@ export class AcpSession {
     readonly id: string,
     private readonly hosted: HostedAcpSession,
     private readonly client: ClientPort,
+    journal?: FileJournal,
   ) {
     this.session = hosted.session;
-    this.translator = new UpdateTranslator(this.session.cwd);
+    this.translator = new UpdateTranslator(this.session.cwd, journal);
     this.session.subscribe((event) => {
       for (const u of this.translator.translate(event)) this.send(u);
     });

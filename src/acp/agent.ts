@@ -5,9 +5,9 @@ import { readFile } from "node:fs/promises";
 import { errorMessage } from "../shared/errors.js";
 import { AcpSession, PromptError, type ClientPort } from "./acp-session.js";
 import { configOptions, setConfigOption } from "./config-options.js";
-import type { AcpHost, AcpMcpServer, HostedAcpSession } from "./host.js";
+import type { AcpHost, AcpMcpServer, ClientFiles, HostedAcpSession } from "./host.js";
 import type { PromptBlock } from "./prompt-content.js";
-import { replayMessages, type AcpUpdate } from "./session-updates.js";
+import { FileJournal, replayMessages, type AcpUpdate } from "./session-updates.js";
 
 /** Text files read for resource links are capped (the model gets the head). */
 const MAX_LINK_BYTES = 256 * 1024;
@@ -54,20 +54,56 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
     log: host.log,
   });
 
+  /** The editor's files for a session whose id is known once it exists. */
+  const clientFiles = (id: () => string | undefined, journal: FileJournal): ClientFiles | undefined => {
+    if (!clientFs.read && !clientFs.write) return undefined;
+    const need = () => {
+      const sessionId = id();
+      if (!client || !sessionId) throw new Error("the editor connection is not ready");
+      return { c: client, sessionId };
+    };
+    return {
+      read: clientFs.read
+        ? async (path) => {
+            const { c, sessionId } = need();
+            const text = (await c.request(acp.methods.client.fs.readTextFile, { sessionId, path })).content;
+            journal.recordRead(path, text);
+            return text;
+          }
+        : undefined,
+      write: clientFs.write
+        ? async (path, content) => {
+            const { c, sessionId } = need();
+            await c.request(acp.methods.client.fs.writeTextFile, { sessionId, path, content });
+            journal.recordWrite(path, content);
+          }
+        : undefined,
+    };
+  };
+
+  /** Builds a session whose file access knows its own id (the id exists only after it is made). */
+  const make = async (build: (files: ClientFiles | undefined) => Promise<HostedAcpSession>): Promise<AcpSession> => {
+    const ref: { id?: string } = {};
+    const journal = new FileJournal();
+    const hosted = await build(clientFiles(() => ref.id, journal));
+    ref.id = hosted.session.id;
+    return adopt(hosted, journal);
+  };
+
   const find = (sessionId: string): AcpSession => {
     const s = sessions.get(sessionId);
     if (!s) throw acp.RequestError.sessionNotFound(sessionId);
     return s;
   };
 
-  const adopt = async (hosted: HostedAcpSession): Promise<AcpSession> => {
+  const adopt = async (hosted: HostedAcpSession, journal: FileJournal): Promise<AcpSession> => {
     const id = hosted.session.id;
     const existing = sessions.get(id);
     if (existing) {
       await hosted.session.close();
       return existing;
     }
-    const s = new AcpSession(id, hosted, port(id));
+    const s = new AcpSession(id, hosted, port(id), journal);
     sessions.set(id, s);
     await s.start();
     return s;
@@ -101,19 +137,19 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
       return {};
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
-      const s = await adopt(await host.create({ cwd: params.cwd, mcpServers: params.mcpServers as AcpMcpServer[] }));
+      const s = await make((files) => host.create({ cwd: params.cwd, mcpServers: params.mcpServers as AcpMcpServer[], files }));
       later(() => s.announceCommands());
       return { sessionId: s.id, configOptions: configOptions(s.session) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
-      const s = sessions.get(params.sessionId) ?? (await adopt(await host.open(params.sessionId, { cwd: params.cwd, mcpServers: params.mcpServers as AcpMcpServer[] })));
+      const s = sessions.get(params.sessionId) ?? (await make((files) => host.open(params.sessionId, { cwd: params.cwd, mcpServers: params.mcpServers as AcpMcpServer[], files })));
       for (const u of replayMessages(s.session.history.messages, s.session.cwd)) s.send(u);
       await s.flush();
       later(() => s.announceCommands());
       return { configOptions: configOptions(s.session) };
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
-      const s = sessions.get(params.sessionId) ?? (await adopt(await host.open(params.sessionId, { cwd: params.cwd, mcpServers: (params.mcpServers ?? []) as AcpMcpServer[] })));
+      const s = sessions.get(params.sessionId) ?? (await make((files) => host.open(params.sessionId, { cwd: params.cwd, mcpServers: (params.mcpServers ?? []) as AcpMcpServer[], files })));
       later(() => s.announceCommands());
       return { configOptions: configOptions(s.session) };
     })

@@ -6,9 +6,17 @@ export type AcpMcpServer =
   | { name: string; command: string; args: string[]; env: Array<{ name: string; value: string }> }
   | { type: "http" | "sse"; name: string; url: string; headers: Array<{ name: string; value: string }> };
 
+/** The editor's file system (`fs/read_text_file`, `fs/write_text_file`) when the client offers it. */
+export interface ClientFiles {
+  read?(path: string): Promise<string>;
+  write?(path: string, content: string): Promise<void>;
+}
+
 export interface AcpSessionSpec {
   cwd: string;
   mcpServers: readonly AcpMcpServer[];
+  /** Read, edit and write go through these when set (unsaved buffers are what the model sees). */
+  files?: ClientFiles;
 }
 
 /** A session the front door drives, and how to finish setting it up. */

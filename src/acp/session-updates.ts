@@ -35,6 +35,32 @@ export function toAcpContent(blocks: readonly UserContent[] | string): AcpConten
 
 const wrap = (c: AcpContent) => ({ type: "content", content: c });
 
+/**
+ * What a session's tools read and wrote through the editor's file system (the disk does not
+ * change then, so the diff comes from here).
+ */
+export class FileJournal {
+  private readonly reads = new Map<string, string>();
+  private readonly writes = new Map<string, string>();
+
+  reset(path: string): void {
+    this.reads.delete(path);
+    this.writes.delete(path);
+  }
+  recordRead(path: string, text: string): void {
+    if (!this.reads.has(path)) this.reads.set(path, text);
+  }
+  recordWrite(path: string, text: string): void {
+    this.writes.set(path, text);
+  }
+  firstRead(path: string): string | undefined {
+    return this.reads.get(path);
+  }
+  lastWrite(path: string): string | undefined {
+    return this.writes.get(path);
+  }
+}
+
 interface OpenCall {
   name: string;
   /** Absolute path and text before the call, for edit/write. */
@@ -64,7 +90,10 @@ export class UpdateTranslator {
   /** The last assistant message that ended (its stopReason decides the prompt's stopReason). */
   private lastAssistant: AssistantMessage | undefined;
 
-  constructor(private readonly cwd: string) {}
+  constructor(
+    private readonly cwd: string,
+    private readonly journal?: FileJournal,
+  ) {}
 
   /** The updates one session event becomes (often none). */
   translate(event: AgentSessionEvent): AcpUpdate[] {
@@ -133,7 +162,10 @@ export class UpdateTranslator {
     const call = this.open.get(id)!;
     if (FILE_WRITING_TOOLS.has(name)) {
       call.file = toolPath(args, this.cwd);
-      if (call.file) call.before = readText(call.file);
+      if (call.file) {
+        this.journal?.reset(call.file);
+        call.before = readText(call.file);
+      }
     }
     return announced.length > 0 ? announced : [{ sessionUpdate: "tool_call_update", toolCallId: id, status: "in_progress" }];
   }
@@ -143,8 +175,10 @@ export class UpdateTranslator {
     this.open.delete(id);
     const content: Array<Record<string, unknown>> = toAcpContent(result).map(wrap);
     if (!isError && call.file) {
-      const after = readText(call.file);
-      if (after !== undefined && after !== call.before) content.unshift({ type: "diff", path: call.file, oldText: call.before ?? null, newText: after });
+      const written = this.journal?.lastWrite(call.file);
+      const before = written === undefined ? call.before : this.journal?.firstRead(call.file);
+      const after = written ?? readText(call.file);
+      if (after !== undefined && after !== before) content.unshift({ type: "diff", path: call.file, oldText: before ?? null, newText: after });
     }
     const out: AcpUpdate[] = [{ sessionUpdate: "tool_call_update", toolCallId: id, status: isError ? "failed" : "completed", content }];
     const phases = (details as { phases?: unknown } | undefined)?.phases;

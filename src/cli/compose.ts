@@ -20,7 +20,7 @@ import {
 import { PithError, errorMessage } from "../shared/errors.js";
 import { envVarsFor } from "../providers/models/env-keys.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
-import { childEnvironment, createBuiltinTools, findOnPath, selectTools } from "../tools/index.js";
+import { childEnvironment, createBuiltinTools, findOnPath, selectTools, type FsOps } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 
@@ -40,8 +40,13 @@ export interface Composed {
   pithHome: string;
 }
 
+/** Parts a front door substitutes (ACP: the editor's files). */
+export interface ComposeParts {
+  fs?: FsOps;
+}
+
 /** Builds the session for any mode. `requireModel` (print/json) fails early without a model. */
-export async function composeSession(args: ParsedArgs, settings: Settings, e: Environment): Promise<Composed> {
+export async function composeSession(args: ParsedArgs, settings: Settings, e: Environment, parts: ComposeParts = {}): Promise<Composed> {
   const cwd = args.cwd ? path.resolve(e.cwd, args.cwd) : e.cwd;
   const pithHome = pithHomeOf(e.env);
   const registry = createModelRegistry({
@@ -80,7 +85,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     sessionDir,
     createTools: (todos) => {
       const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
-      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv });
+      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, fs: parts.fs });
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),

@@ -4,6 +4,7 @@ export { runTool } from "./run-tool.js";
 export { validateArgs, validationErrorText } from "./validate-args.js";
 export { applyOutputNotice, formatNotice, type OutputMeta } from "./output-notice.js";
 export { createNodeFsOps, type FsOps, type FsStat, type FsDirEntry } from "./ops/fs-ops.js";
+export { overlayTextFiles, type TextFiles } from "./ops/overlay-fs.js";
 export { childEnvironment, type ChildEnvOptions } from "./ops/child-env.js";
 export { createNodeExecOps, NONINTERACTIVE_ENV, defaultShell, type CommandLine, type ExecOps, type ExecOptions, type ExecResult, type NodeExecOptions } from "./ops/exec-ops.js";
 export type { WriteGuard } from "./write/index.js";

@@ -149,6 +149,29 @@ describe("pith --mode acp", () => {
     await expect(run.agent.request(acp.methods.agent.session.prompt, { sessionId: a.sessionId, prompt: [{ type: "text", text: "x" }] })).rejects.toThrow();
   });
 
+  it("reads and edits through the editor's file system when the client offers it", async () => {
+    const cwd = tempDir("pith-acp-fs-");
+    const file = path.join(cwd, "b.txt");
+    writeFileSync(file, "disk text\n");
+    const fs = { files: new Map([[file, "buffer text\n"]]), reads: [] as string[], writes: [] as string[] };
+    const run = await start({ cwd, fs });
+    const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+    const from = llm.requests.length;
+    llm.enqueue(
+      { toolCalls: [{ id: "call_r", name: "read", arguments: { path: "b.txt" } }] },
+      { toolCalls: [{ id: "call_e", name: "edit", arguments: { path: "b.txt", oldText: "buffer", newText: "edited" } }] },
+      { text: "ok" },
+    );
+    await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] });
+    expect(lastUserText(modelCalls(from)[1]!)).toContain("buffer text");
+    expect(fs.files.get(file)).toBe("edited text\n");
+    expect(fs.writes).toEqual([file]);
+    expect(readFileSync(file, "utf8")).toBe("disk text\n");
+    const done = run.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_e" && u.status === "completed");
+    const diff = (done as { content: Array<Record<string, unknown>> }).content.find((c) => c.type === "diff");
+    expect(diff).toEqual({ type: "diff", path: file, oldText: "buffer text\n", newText: "edited text\n" });
+  });
+
   it("switches the model through session config options", async () => {
     const run = await start();
     const created = await run.agent.request(acp.methods.agent.session.new, { cwd: run.cwd, mcpServers: [] });

@@ -6,6 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import type { AcpHost, AcpSessionSpec, HostedAcpSession } from "../../acp/index.js";
 import { releaseAllLocks, resolveSessionArg, sessionDirFor, sessionFileSummaries } from "../../session/index.js";
+import { createNodeFsOps, overlayTextFiles } from "../../tools/index.js";
 import { killAllProcessGroups } from "../../tools/ops/process-groups.js";
 import type { ParsedArgs } from "../args.js";
 import { composeSession, pithHomeOf, probeModel, type Environment } from "../compose.js";
@@ -32,7 +33,8 @@ function createHost(args: ParsedArgs, startSettings: Settings, e: Environment): 
     if (!path.isAbsolute(spec.cwd)) throw new Error(`cwd must be an absolute path, got "${spec.cwd}"`);
     if (spec.mcpServers.length > 0) e.log(`acp: ${spec.mcpServers.length} MCP server(s) in session/new are not started yet`);
     const sessionArgs: ParsedArgs = { ...args, cwd: spec.cwd, session, continue: false };
-    const { session: s, registry } = await composeSession(sessionArgs, settingsFor(spec.cwd), { ...e, cwd: spec.cwd });
+    const fs = spec.files ? overlayTextFiles(createNodeFsOps(), spec.files) : undefined;
+    const { session: s, registry } = await composeSession(sessionArgs, settingsFor(spec.cwd), { ...e, cwd: spec.cwd }, { fs });
     s.models.trackDiscovery(registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`)));
     return { session: s, attachExtensions: (bindings) => attachExtensions(sessionArgs, s, pithHome, { ...e, cwd: spec.cwd }, bindings) };
   };
