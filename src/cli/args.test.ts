@@ -91,11 +91,21 @@ describe("rejectFileArgsInRpc", () => {
   });
 });
 
+describe("--heartbeat", () => {
+  it("takes 0 or 100 … 3600000 ms and refuses anything else with the flag's name", () => {
+    expect(parseArgs(["--mode", "rpc", "--heartbeat", "250"]).heartbeat).toBe(250);
+    expect(parseArgs(["--mode", "rpc", "--heartbeat=0"]).heartbeat).toBe(0);
+    for (const bad of ["50", "1.5", "abc", "3600001", ""]) {
+      expect(() => parseArgs(["--mode", "rpc", `--heartbeat=${bad}`])).toThrow(/Invalid value for --heartbeat/);
+    }
+  });
+});
+
 describe("HELP_TEXT", () => {
   it("documents every flag and the environment variables", () => {
     const flags = ["--mode", "--print", "--provider", "--model", "--models", "--thinking", "--api-key", "--no-session",
       "--session", "--continue", "--session-dir", "--cwd", "--tools", "--no-tools", "--extension", "--no-extensions",
-      "--system-prompt", "--append-system-prompt", "--delta-streaming", "--provider-session-id", "--no-rules", "--no-skills",
+      "--system-prompt", "--append-system-prompt", "--delta-streaming", "--heartbeat", "--provider-session-id", "--no-rules", "--no-skills",
       "--no-title", "--no-themes", "--version", "--help"];
     for (const flag of flags) expect(HELP_TEXT).toContain(flag);
     for (const v of ["PITH_HOME", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "PITH_RPC_EMIT_TITLE", "PI_RPC_EMIT_TITLE"]) expect(HELP_TEXT).toContain(v);

@@ -32,6 +32,8 @@ export interface ParsedArgs {
   systemPrompt?: string;
   appendSystemPrompt: string[];
   deltaStreaming: boolean;
+  /** RPC: heartbeat frames every this many ms from the start (0 = off). */
+  heartbeat?: number;
   /** Provider-side session id: the prompt-cache key of every model request (default: the session id). */
   providerSessionId?: string;
   /** Load no TTSR rule files. */
@@ -62,6 +64,13 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
   throw new CliError(`Invalid value for ${flag}: "${value}" (expected one of ${allowed.join(", ")})`);
 }
 
+/** `--heartbeat <ms>`: 0 (off) or a whole number of milliseconds from 100 to 3600000. */
+function heartbeatMs(value: string): number {
+  const ms = Number(value);
+  if (value.trim() !== "" && Number.isInteger(ms) && (ms === 0 || (ms >= 100 && ms <= 3_600_000))) return ms;
+  throw new CliError(`Invalid value for --heartbeat: "${value}" (expected 0 or a whole number of milliseconds from 100 to 3600000)`);
+}
+
 const FLAGS: Record<string, Flag> = {
   "--mode": (a, take) => (a.mode = oneOf("--mode", take(), MODES)),
   "--print": (a) => (a.print = true),
@@ -82,6 +91,7 @@ const FLAGS: Record<string, Flag> = {
   "--system-prompt": (a, take) => (a.systemPrompt = take()),
   "--append-system-prompt": (a, take) => a.appendSystemPrompt.push(take()),
   "--delta-streaming": (a) => (a.deltaStreaming = true),
+  "--heartbeat": (a, take) => (a.heartbeat = heartbeatMs(take())),
   // Flags the reference's and pi's RPC launchers pass (README, "Launcher flags").
   "--provider-session-id": (a, take) => (a.providerSessionId = take()),
   "--no-rules": (a) => (a.noRules = true),
@@ -224,6 +234,7 @@ Tools, extensions, prompt:
   --system-prompt <text|file>        replace the system prompt
   --append-system-prompt <text|file> append to the system prompt (repeatable)
   --delta-streaming                  RPC: stream every delta as its own message_update (pith extra)
+  --heartbeat <ms>                   RPC: a heartbeat frame every <ms> (0 = off; set_heartbeat changes it)
   --provider-session-id <id>         provider-side session id: the prompt-cache key (default: session id)
   --no-rules                         load no TTSR rule files
   --no-skills                        load no skills (pith loads none; accepted for launchers)

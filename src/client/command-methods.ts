@@ -146,4 +146,15 @@ export abstract class RpcCommands extends RpcConnection implements CommandMethod
   setDeltaStreaming(enabled: boolean): Promise<Data<"set_delta_streaming">> {
     return this.request("set_delta_streaming", { enabled });
   }
+
+  // ── liveness (pith) ───────────────────────────────────────────────────────
+
+  /** Heartbeat frames every `intervalMs` (0 = off); see `onHeartbeat`. */
+  setHeartbeat(intervalMs: number): Promise<Data<"set_heartbeat">> {
+    return this.request("set_heartbeat", { intervalMs });
+  }
+  /** The model provider's health (does the key work?) and extension status checks. */
+  getIntegrations(): Promise<Data<"get_integrations">> {
+    return this.request("get_integrations", {});
+  }
 }

@@ -2,7 +2,7 @@
 // framing, correlation, events), one method per command (command-methods.ts), and here what a
 // host would otherwise write itself: idle detection that survives retries and automatic
 // continuations, host tools and extension dialogs answered automatically.
-import type { OutboundFrame, RpcHostToolDefinition } from "../protocol/index.js";
+import type { HeartbeatFrame, OutboundFrame, PromptResultFrame, RpcHostToolDefinition } from "../protocol/index.js";
 import type { AgentMessage } from "../shared/types.js";
 import { RpcCommands } from "./command-methods.js";
 import { RpcClientError } from "./errors.js";
@@ -68,29 +68,51 @@ export class RpcClient extends RpcCommands {
   }
 
   /**
-   * Prompts and waits until the agent is idle; resolves with the messages of every run the
-   * prompt caused (the concatenated `agent_end.messages`). Rejects on a (late) prompt error.
+   * Prompts and waits for the prompt's own `prompt_result` (written once every retry, compaction
+   * and continuation it caused has finished); resolves with the messages of every run meanwhile
+   * (the concatenated `agent_end.messages`). Rejects on a (late) prompt error.
    */
   async promptAndWait(message: string, opts: PromptAndWaitOptions = {}): Promise<AgentMessage[]> {
+    return (await this.promptForResult(message, opts)).messages;
+  }
+
+  /** Like `promptAndWait`, and also resolves with the `prompt_result` (status, error, sessionSettled). */
+  async promptForResult(message: string, opts: PromptAndWaitOptions = {}): Promise<{ result: PromptResultFrame; messages: AgentMessage[] }> {
     const messages: AgentMessage[] = [];
     const offEnd = this.on("agent_end", (frame) => messages.push(...frame.messages));
     let failLate: (err: Error) => void = () => {};
     const late = new Promise<never>((_resolve, reject) => (failLate = reject));
     late.catch(() => undefined);
-    const { id, promise } = this.requestWithId("prompt", {
-      message,
-      images: opts.images,
-      streamingBehavior: opts.streamingBehavior,
-    });
+    let id = "";
+    const result = this.waitForEvent("prompt_result", { predicate: (f) => f.id === id, timeoutMs: opts.timeoutMs });
+    result.catch(() => undefined);
+    const sent = this.requestWithId("prompt", { message, images: opts.images, streamingBehavior: opts.streamingBehavior });
+    id = sent.id;
     const unwatch = this.watchLateError(id, (err) => failLate(err));
     try {
-      await Promise.race([promise, late]);
-      await Promise.race([this.waitForIdle({ timeoutMs: opts.timeoutMs }), late]);
-      return messages;
+      await Promise.race([sent.promise, late]);
+      const frame = await Promise.race([result, late]);
+      return { result: frame, messages };
     } finally {
       offEnd();
       unwatch();
     }
+  }
+
+  /** Calls `handler` with every `heartbeat` frame (turn them on with `setHeartbeat`). */
+  onHeartbeat(handler: (frame: HeartbeatFrame) => void): () => void {
+    return this.on("heartbeat", handler);
+  }
+
+  /**
+   * Resolves when the session is settled (no run, retry wait, compaction or queued message): at
+   * once when `get_state` says so, else at the next `session_settled`.
+   */
+  async waitForSettled(opts: { timeoutMs?: number } = {}): Promise<void> {
+    const settled = this.waitForEvent("session_settled", { timeoutMs: opts.timeoutMs });
+    settled.catch(() => undefined);
+    if ((await this.getState()).isSettled === true) return;
+    await settled;
   }
 
   /** Resolves with the type of the next idle-relevant frame, or "timer" after `pollMs`. */

@@ -2,6 +2,7 @@
 // Each variant's doc comment says what answers it. Extra fields are ignored (objects stay open).
 import Type, { type Static, type TSchema } from "typebox";
 import { ImageContentSchema, ThinkingLevelInputSchema, literals } from "../shared/schema/index.js";
+import { LIVENESS_COMMAND_SCHEMAS } from "./liveness.js";
 
 /** A readable request id: echoed verbatim in the response. */
 export const RpcIdSchema = Type.Union([Type.String(), Type.Number()]);
@@ -114,6 +115,7 @@ export const COMMAND_SCHEMAS = {
   resume_session: command("resume_session", { sessionFile: Type.String() }, "pi dialect of switch_session."),
   /** pith extra: answered without data; toggles delta-only `message_update` streaming. */
   set_delta_streaming: command("set_delta_streaming", { enabled: Type.Boolean() }, "Toggle delta-only streaming."),
+  ...LIVENESS_COMMAND_SCHEMAS,
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

@@ -5,6 +5,7 @@ export * from "./host-tool-definitions.js";
 export * from "./inbound.js";
 export * from "./responses.js";
 export * from "./outbound.js";
+export * from "./liveness.js";
 export * from "./validate.js";
 export { MAX_JSON_DEPTH } from "../shared/json-depth.js";
 export * from "./version.js";

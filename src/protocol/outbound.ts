@@ -2,6 +2,7 @@
 // requests, extension errors.
 import Type, { type Static, type TSchema } from "typebox";
 import { AGENT_EVENT_SCHEMAS, RecordSchema, SESSION_EVENT_SCHEMAS, literals } from "../shared/schema/index.js";
+import { LIVENESS_FRAME_SCHEMAS } from "./liveness.js";
 import { RpcResponseSchema } from "./responses.js";
 
 const Str = Type.String();
@@ -71,6 +72,7 @@ export const OutboundFrameSchema = Type.Union(
     HostToolCallSchema,
     HostToolCancelSchema,
     ExtensionErrorSchema,
+    ...LIVENESS_FRAME_SCHEMAS,
   ],
   { description: "Anything pith writes to stdout." },
 );

@@ -9,6 +9,7 @@ import {
   literals,
 } from "../shared/schema/index.js";
 import { RpcIdSchema, type RpcCommandType } from "./commands.js";
+import { LIVENESS_RESPONSE_SCHEMAS } from "./liveness.js";
 
 const Str = Type.String();
 const Num = Type.Number();
@@ -43,6 +44,10 @@ export const SessionStatsSchema = Type.Object({
   cost: Num,
   /** pith: damaged lines and entries of the session file that were left out on load. */
   skippedEntries: Num,
+  /** pi: tokens in context (null right after a compaction), the model's window, percent used. */
+  contextUsage: Opt(
+    Type.Object({ tokens: Type.Union([Num, Type.Null()]), contextWindow: Num, percent: Type.Union([Num, Type.Null()]) }),
+  ),
 });
 
 export const RpcSessionStateSchema = Type.Object({
@@ -50,6 +55,8 @@ export const RpcSessionStateSchema = Type.Object({
   thinkingLevel: Opt(ThinkingLevelSchema),
   isStreaming: Bool,
   isCompacting: Bool,
+  /** oh-my-pi: no run, retry wait, compaction or queued message (the session_settled predicate). */
+  isSettled: Opt(Bool),
   steeringMode: literals(["all", "one-at-a-time"]),
   followUpMode: literals(["all", "one-at-a-time"]),
   interruptMode: literals(["immediate", "wait"]),
@@ -118,6 +125,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   clone: Cancelled,
   get_commands: Type.Object({ commands: Type.Array(SlashCommandInfoSchema) }),
   set_delta_streaming: Type.Undefined(),
+  ...LIVENESS_RESPONSE_SCHEMAS,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;

@@ -56,6 +56,8 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   clone: { valid: {} },
   get_commands: { valid: {} },
   set_delta_streaming: { valid: { enabled: true }, bad: [{ enabled: "on" }, 'Invalid "enabled": expected boolean'] },
+  set_heartbeat: { valid: { intervalMs: 1000 }, bad: [{ intervalMs: "1s" }, 'Invalid "intervalMs": expected number'] },
+  get_integrations: { valid: {} },
 };
 
 describe("validateInbound: commands", () => {
@@ -85,7 +87,6 @@ describe("validateInbound: commands", () => {
     expect(validateInbound({ id: "a" })).toEqual({ kind: "unknown", id: "a" });
     expect(validateInbound({ type: 5 })).toEqual({ kind: "unknown", type: 5 });
     expect(validateInbound({ type: "set_locale", locale: "en" })).toEqual({ kind: "unknown", type: "set_locale" });
-    expect(validateInbound({ type: "get_integrations" })).toEqual({ kind: "unknown", type: "get_integrations" });
     expect(validateInbound(null)).toEqual({ kind: "unknown" });
     expect(validateInbound([{ type: "get_state" }])).toEqual({ kind: "unknown" });
     expect(validateInbound("get_state")).toEqual({ kind: "unknown" });

@@ -12,6 +12,7 @@ type UpdateFrame = Extract<AgentSessionEvent, { type: "message_update" }>;
 export interface DeltaOnlyUpdateFrame {
   type: "message_update";
   assistantMessageEvent: Omit<AssistantUpdateEvent, "partial">;
+  messageId?: string;
 }
 
 /** Everything the RPC front door writes: responses, events, dialogs, host tool calls, ready. */
@@ -93,7 +94,8 @@ export class EventFramer {
   private shape(frame: UpdateFrame): RpcFrame {
     if (!this.deltaOnly) return frame;
     const { partial: _partial, ...rest } = frame.assistantMessageEvent;
-    return { type: "message_update", assistantMessageEvent: rest };
+    const id = frame.messageId !== undefined ? { messageId: frame.messageId } : {};
+    return { type: "message_update", assistantMessageEvent: rest, ...id };
   }
 }
 

@@ -9,7 +9,10 @@ import { snowflake } from "../shared/ids.js";
 import { parseFrame, type Transport } from "../transport/index.js";
 import { COMMANDS, CONTROL_COMMANDS, type CommandContext } from "./commands/index.js";
 import { EventFramer } from "./event-frames.js";
+import { Heartbeat } from "./heartbeat.js";
 import { createHostToolBridge, type HostToolBridge } from "./host-tools.js";
+import { MessageIdStamper } from "./message-ids.js";
+import { PromptResults } from "./prompt-results.js";
 import { createRpcUiBridge, type RpcUiBridge } from "./ui-bridge.js";
 
 export interface RpcServerOptions {
@@ -17,6 +20,10 @@ export interface RpcServerOptions {
   deltaOnly?: boolean;
   /** Send `setTitle` dialogs (PITH_RPC_EMIT_TITLE / PI_RPC_EMIT_TITLE, not --no-title). */
   emitTitle?: boolean;
+  /** `--heartbeat <ms>`: heartbeat frames from the start (0 or absent = off). */
+  heartbeatMs?: number;
+  /** pith's version, for get_integrations. */
+  version?: string;
   /** Ids of outbound requests (dialogs, host tool calls); default: snowflakes. */
   newId?: () => string;
   /** Diagnostics (stderr). */
@@ -31,6 +38,7 @@ export class RpcServer {
   readonly extensionBindings: ExtensionBindings;
   private readonly ui: RpcUiBridge;
   private readonly hostTools: HostToolBridge;
+  private readonly heartbeat: Heartbeat;
   private readonly ctx: CommandContext;
   private queue: Promise<void> = Promise.resolve();
   private shuttingDown = false;
@@ -45,10 +53,19 @@ export class RpcServer {
     const newId = opts.newId ?? (() => snowflake());
     this.ui = createRpcUiBridge({ writeFrame: (f) => this.framer.write(f), newId, emitTitle: opts.emitTitle ?? false });
     this.hostTools = createHostToolBridge({ writeFrame: (f) => this.framer.write(f), newId });
+    this.heartbeat = new Heartbeat({
+      activity: () => session.activity(),
+      waitingOnHost: () => this.hostTools.pendingCount > 0 || this.ui.pendingCount > 0,
+      write: (f) => this.framer.write(f),
+    });
+    if (opts.heartbeatMs) this.heartbeat.set(opts.heartbeatMs);
     this.ctx = {
       session,
       framer: this.framer,
       hostTools: this.hostTools,
+      promptResults: new PromptResults({ write: (f) => this.framer.write(f), isSettled: () => session.isSettled }),
+      heartbeat: this.heartbeat,
+      version: opts.version ?? "0.0.0",
       lateError: (command, id, err) => this.respond(id, command, { success: false, error: errorMessage(err) }),
     };
     this.extensionBindings = {
@@ -60,7 +77,8 @@ export class RpcServer {
       },
       onPromptError: (command, error) => this.framer.write({ type: "response", command, success: false, error }),
     };
-    session.subscribe((event) => this.framer.push(event));
+    const ids = new MessageIdStamper();
+    session.subscribe((event) => this.framer.push(ids.stamp(event)));
   }
 
   /** The first frame of the process (design.md §4.2). */
@@ -159,6 +177,7 @@ export class RpcServer {
 
   /** Input EOF (design.md §4.10): finish accepted work, fail what needs the host, flush, exit 0. */
   private async finish(): Promise<number> {
+    this.heartbeat.stop();
     this.ui.cancelAll();
     this.hostTools.rejectAll();
     await this.queue;
@@ -170,6 +189,7 @@ export class RpcServer {
 
   /** SIGINT/SIGTERM: abort the run, flush what was written. */
   async terminate(): Promise<void> {
+    this.heartbeat.stop();
     this.ui.cancelAll();
     this.hostTools.rejectAll();
     this.session.bash.abort();

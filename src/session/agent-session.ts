@@ -13,7 +13,9 @@ import { Conversation } from "./conversation.js";
 import { EventHub, type SessionListener } from "./event-hub.js";
 import { ExtensionHooks } from "./extension-hooks.js";
 import { createExtensionHost } from "./extension-host.js";
+import { Liveness, type ActivitySnapshot } from "./liveness.js";
 import { PromptExtras } from "./prompt-extras.js";
+import { PromptTracker, type PromptId, type PromptOutcome } from "./prompt-tracker.js";
 import { MessageQueues, userMessage } from "./queues.js";
 import { RetryController } from "./retry-controller.js";
 import { RunController } from "./run-controller.js";
@@ -87,12 +89,17 @@ export class AgentSession {
   private readonly compactor: Compactor;
   private readonly hooks: ExtensionHooks;
   private readonly pipeline: RunPipeline;
+  private readonly tracker = new PromptTracker();
+  private readonly liveness: Liveness;
 
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
     const settings = structuredClone(o.settings);
     this.settings = settings;
-    const emit = (e: Parameters<EventHub["emit"]>[0]) => this.events.emit(e);
+    const emit = (e: Parameters<EventHub["emit"]>[0]) => {
+      this.liveness.observe(e);
+      this.events.emit(e);
+    };
     const runner = () => this.extensions.current;
     const todos = new TodoState({ clearDelaySeconds: settings.todo.clearDelaySeconds, onAutoClear: () => emit({ type: "todo_auto_clear" }) });
     this.conversation = new Conversation({
@@ -141,6 +148,7 @@ export class AgentSession {
       tools: this.tools,
       models: this.models,
       stream: o.stream,
+      tracker: this.tracker,
       cwd: o.cwd,
       providerSessionId: o.providerSessionId,
       isBusy: () => this.isStreaming,
@@ -150,6 +158,15 @@ export class AgentSession {
       runLoop: (prompts, signal) => this.pipeline.runLoop(prompts, signal),
       afterRun: (last, signal) => this.pipeline.afterRun(last, signal),
       onInternalError: (message) => o.log(`internal error: ${message}`),
+      chainEnded: (end) => this.tracker.chainEnded(end),
+      idle: () => this.liveness.check(),
+    });
+    this.liveness = new Liveness({
+      isBusy: () => this.runs.isBusy,
+      isCompacting: () => this.compactor.isCompacting,
+      hasQueuedMessages: () => this.queues.hasSteering || this.queues.hasFollowUps,
+      runPromptId: () => this.tracker.runPromptId,
+      emit,
     });
     this.history = new SessionHistory({
       conversation: this.conversation,
@@ -162,7 +179,10 @@ export class AgentSession {
         this.pipeline.forgetPendingBash();
         this.conversation.replaceLog(log);
       },
-      clearQueues: () => this.queues.clear(),
+      clearQueues: () => {
+        this.tracker.dropped(this.queues.clear());
+        this.liveness.check();
+      },
       exportInfo: () => ({ systemPrompt: this.tools.systemPrompt(), tools: this.tools.active().map((t) => ({ name: t.name, description: t.description })) }),
       log: o.log,
     });
@@ -194,9 +214,20 @@ export class AgentSession {
     return this.runs.isBusy;
   }
 
+  /** No run, retry wait, compaction or queued message (`session_settled` was or will be sent). */
+  get isSettled(): boolean {
+    return this.liveness.isSettled;
+  }
+
+  /** What the session is doing now and how long since the provider or a tool was last heard from. */
+  activity(): ActivitySnapshot {
+    return this.liveness.snapshot();
+  }
+
   /** The `get_state` view. */
   getState(): SessionState {
     return buildSessionState({
+      isSettled: this.isSettled,
       conversation: this.conversation,
       settings: this.settings,
       isStreaming: this.isStreaming,
@@ -216,14 +247,15 @@ export class AgentSession {
    */
   prompt(text: string, options: PromptOptions = {}): PromptHandle {
     if (typeof text !== "string") return rejected(new PithError("invalid_request", 'Invalid "message": expected string'));
-    if (this.hooks.isExtensionCommand(text)) return { accepted: Promise.resolve(), done: this.hooks.runExtensionCommand(text) };
+    if (this.hooks.isExtensionCommand(text)) {
+      const done = this.hooks.runExtensionCommand(text);
+      return { accepted: Promise.resolve(), done, outcome: localOutcome(done) };
+    }
     if (this.isStreaming) {
       const behavior = options.streamingBehavior;
       if (!behavior) return rejected(new PithError("busy", BUSY_ERROR));
-      const message = userMessage(text, options.images);
-      if (behavior === "followUp") this.queues.followUp(message);
-      else this.queues.steer(message);
-      return { accepted: Promise.resolve(), done: Promise.resolve() };
+      const outcome = this.enqueue(behavior, text, options.images ?? [], options.promptId);
+      return { accepted: Promise.resolve(), done: Promise.resolve(), outcome };
     }
     let accept!: () => void;
     let reject!: (err: unknown) => void;
@@ -232,6 +264,8 @@ export class AgentSession {
       reject = rej;
     });
     let acceptedNow = false;
+    this.liveness.markActive();
+    const outcome = this.tracker.startChain(options.promptId);
     const done = this.runs.start(async (signal) => {
       try {
         return await this.pipeline.preparePrompt(text, options.images ?? [], signal, () => {
@@ -244,19 +278,22 @@ export class AgentSession {
       }
     });
     // `done` rejects only for failures after the ack (a late error for the host, §2.4).
-    return { accepted, done: done.catch((err) => (acceptedNow ? Promise.reject(err) : undefined)) };
+    return { accepted, done: done.catch((err) => (acceptedNow ? Promise.reject(err) : undefined)), outcome };
   }
 
-  /** Queues a steering message; never starts a run. */
-  steer(text: string, images: UserContent[] = []): void {
+  /**
+   * Queues a steering message; never starts a run. Resolves once the run that took it and all
+   * the work that run caused finished (or when it is dropped with the queue).
+   */
+  steer(text: string, images: UserContent[] = [], promptId?: PromptId): Promise<PromptOutcome> {
     this.assertQueueable(text);
-    this.queues.steer(userMessage(text, images));
+    return this.enqueue("steer", text, images, promptId);
   }
 
-  /** Queues a follow-up message; never starts a run. */
-  followUp(text: string, images: UserContent[] = []): void {
+  /** Queues a follow-up message; never starts a run. Resolves as for `steer`. */
+  followUp(text: string, images: UserContent[] = [], promptId?: PromptId): Promise<PromptOutcome> {
     this.assertQueueable(text);
-    this.queues.followUp(userMessage(text, images));
+    return this.enqueue("followUp", text, images, promptId);
   }
 
   /**
@@ -285,6 +322,7 @@ export class AgentSession {
   async compact(customInstructions?: string): Promise<CompactionResult> {
     await this.abort();
     const job = await this.compactor.prepareManual(customInstructions);
+    this.liveness.markActive();
     return this.runs.busy(job);
   }
 
@@ -307,6 +345,15 @@ export class AgentSession {
         `Extension command "/${name}" cannot be queued. Use prompt() or execute the command when not streaming.`,
       );
     }
+  }
+
+  private enqueue(behavior: "steer" | "followUp", text: string, images: UserContent[], promptId: PromptId | undefined): Promise<PromptOutcome> {
+    const message = userMessage(text, images);
+    const outcome = this.tracker.queue(message, promptId);
+    if (behavior === "followUp") this.queues.followUp(message);
+    else this.queues.steer(message);
+    this.liveness.markActive();
+    return outcome;
   }
 
   private async quiesce(): Promise<void> {
@@ -347,5 +394,14 @@ export class AgentSession {
 
 function rejected(err: Error): PromptHandle {
   const accepted = Promise.reject(err);
-  return { accepted, done: accepted.catch(() => undefined) };
+  const outcome: PromptOutcome = { agentInvoked: false, status: "error", error: { message: err.message, retryable: false } };
+  return { accepted, done: accepted.catch(() => undefined), outcome: Promise.resolve(outcome) };
+}
+
+/** An extension command runs without the agent: completed, or an error if it threw. */
+function localOutcome(done: Promise<void>): Promise<PromptOutcome> {
+  return done.then(
+    (): PromptOutcome => ({ agentInvoked: false, status: "completed" }),
+    (err: unknown): PromptOutcome => ({ agentInvoked: false, status: "error", error: { message: err instanceof Error ? err.message : String(err), retryable: false } }),
+  );
 }

@@ -4,6 +4,8 @@
 export { AgentSession, type AgentSessionOptions } from "./agent-session.js";
 export { BUSY_ERROR, type PromptHandle, type PromptOptions, type StreamingBehavior } from "./types.js";
 export type { SessionListener } from "./event-hub.js";
+export type { PromptError, PromptId, PromptOutcome, PromptStatus } from "./prompt-tracker.js";
+export type { ActivityPhase, ActivitySnapshot } from "./liveness.js";
 export type { SessionState } from "./session-state.js";
 export type { SessionStats } from "./stats.js";
 export type { BashResult } from "./user-bash.js";

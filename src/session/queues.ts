@@ -47,10 +47,13 @@ export class MessageQueues {
     return this.followUps.length > 0;
   }
 
-  clear(): void {
+  /** Empties every queue; returns the steering and follow-up messages that were dropped. */
+  clear(): AgentMessage[] {
+    const dropped = [...this.steering, ...this.followUps];
     this.steering = [];
     this.followUps = [];
     this.nextTurn = [];
+    return dropped;
   }
 }
 

@@ -15,6 +15,10 @@ export interface RunHooks {
   afterRun(lastAssistant: AssistantMessage | undefined, runSignal: AbortSignal): Promise<Continuation>;
   /** A failure outside the loop (a bug): reported, never thrown at the host. */
   onInternalError(message: string): void;
+  /** A chain is over (before the busy flag drops): aborted by the host, failed in `prepare`, or done. */
+  chainEnded?(end: { aborted: boolean; error?: unknown }): void;
+  /** Nothing is in flight any more. */
+  idle?(): void;
 }
 
 export class RunController {
@@ -44,12 +48,18 @@ export class RunController {
     const generation = this.generation;
     const controller = new AbortController();
     this.controller = controller;
+    let failure: { error: unknown } | undefined;
     const done = (async () => {
       try {
         const prompts = await prepare(controller.signal);
         if (generation !== this.generation) return;
         await this.runChain(prompts, controller, generation);
+      } catch (error) {
+        failure = { error };
+        throw error;
       } finally {
+        const aborted = generation !== this.generation || this.controller?.signal.aborted === true;
+        this.hooks.chainEnded?.(failure ? { aborted, error: failure.error } : { aborted });
         if (this.controller === controller) this.controller = undefined;
         this.inFlight--;
         if (this.inFlight === 0) this.notifySettled();
@@ -112,6 +122,7 @@ export class RunController {
   }
 
   private notifySettled(): void {
+    this.hooks.idle?.();
     const waiters = this.settledWaiters.splice(0);
     for (const w of waiters) w();
   }

@@ -12,6 +12,7 @@ import type { Conversation } from "./conversation.js";
 import { convertToLlm } from "./convert-to-llm.js";
 import type { ExtensionHooks } from "./extension-hooks.js";
 import type { PromptExtras } from "./prompt-extras.js";
+import type { PromptTracker } from "./prompt-tracker.js";
 import { userMessage, type MessageQueues } from "./queues.js";
 import type { RetryController } from "./retry-controller.js";
 import type { Continuation } from "./run-controller.js";
@@ -30,6 +31,8 @@ export interface RunPipelineOptions {
   tools: SessionTools;
   models: SessionModels;
   stream: StreamFn;
+  /** Which run took which prompting message; stamps `promptId` on run events. */
+  tracker: PromptTracker;
   cwd: string;
   /** `--provider-session-id`: the provider-side session / prompt-cache id; default: the session id. */
   providerSessionId?: string;
@@ -76,11 +79,13 @@ export class RunPipeline {
     const model = this.o.models.require();
     const apiKey = await this.o.models.apiKey(model.provider);
     const config = this.loopConfig(apiKey);
-    return runAgentLoop({ messages: this.conversation.messages, prompts, signal, emit: (e) => this.onAgentEvent(e) }, config);
+    const added = await runAgentLoop({ messages: this.conversation.messages, prompts, signal, emit: (e) => this.onAgentEvent(e) }, config);
+    this.o.tracker.runEnded(added);
+    return added;
   }
 
   private loopConfig(apiKey: string | undefined): AgentLoopConfig {
-    const { hooks, extras, queues, settings, tools } = this.o;
+    const { hooks, extras, queues, settings, tools, tracker } = this.o;
     const extensionsOn = hooks.hasExtensions();
     return {
       stream: this.o.stream,
@@ -97,8 +102,8 @@ export class RunPipeline {
       },
       convertToLlm,
       transformContext: hooks.hasHandlers("context") ? (m, s) => hooks.transformContext(m, s) : undefined,
-      pollSteering: () => queues.pollSteering(),
-      pollFollowUps: () => queues.pollFollowUps(),
+      pollSteering: () => tracker.consumed(queues.pollSteering()),
+      pollFollowUps: () => tracker.consumed(queues.pollFollowUps()),
       getInterruptMode: () => settings.interruptMode,
       wrapToolExecution: extensionsOn ? (call, tool, run) => hooks.wrapToolExecution(call, tool, run) : undefined,
       onAssistantUpdate: (e) => extras.onAssistantUpdate(e),
@@ -106,7 +111,8 @@ export class RunPipeline {
   }
 
   /** Every agent event: persist, update state, then deliver to extensions and subscribers. */
-  private onAgentEvent(event: AgentEvent): void {
+  private onAgentEvent(agentEvent: AgentEvent): void {
+    const event = this.withPromptId(agentEvent);
     if (event.type === "message_start" && event.message.role === "assistant") this.o.extras.onAssistantStart();
     const reply = event.type === "message_end" && event.message.role === "assistant" ? event.message : undefined;
     if (reply) this.o.retry.explainNoWait(reply);
@@ -145,8 +151,15 @@ export class RunPipeline {
     if (!q.hasSteering && !q.hasFollowUps) return { kind: "stop" };
     const last = this.conversation.messages[this.conversation.messages.length - 1];
     if (last?.role === "assistant" && last.stopReason === "error") return { kind: "stop" };
-    const prompts = q.hasSteering ? q.pollSteering() : q.pollFollowUps();
+    const prompts = this.o.tracker.handOff(q.hasSteering ? q.pollSteering() : q.pollFollowUps());
     return { kind: "continue", prompts };
+  }
+
+  /** agent_start, turn_start and agent_end name the command whose message started the run. */
+  private withPromptId(event: AgentEvent): AgentEvent {
+    if (event.type !== "agent_start" && event.type !== "turn_start" && event.type !== "agent_end") return event;
+    const promptId = this.o.tracker.runPromptId;
+    return promptId === undefined ? event : { ...event, promptId };
   }
 
   // ── user bash records ───────────────────────────────────────────────────────

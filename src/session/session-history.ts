@@ -7,7 +7,7 @@ import type { ExtensionRunner } from "../extensions/index.js";
 import { PithError } from "../shared/errors.js";
 import type { AgentMessage } from "../shared/types.js";
 import type { Conversation } from "./conversation.js";
-import { computeSessionStats, type SessionStats } from "./stats.js";
+import { computeSessionStats, contextUsage, type SessionStats } from "./stats.js";
 import type { UserMessageRef } from "./store/branching.js";
 import { contentText } from "./store/message-text.js";
 import type { SessionHeader } from "./store/entry-types.js";
@@ -139,7 +139,10 @@ export class SessionHistory {
   /** `get_session_stats` over the in-memory context. */
   stats(): SessionStats {
     const log = this.conversation.log;
-    return computeSessionStats(this.conversation.messages, { sessionFile: log.path, sessionId: log.sessionId, skippedEntries: log.skippedEntries });
+    const messages = this.conversation.messages;
+    const stats = computeSessionStats(messages, { sessionFile: log.path, sessionId: log.sessionId, skippedEntries: log.skippedEntries });
+    const usage = contextUsage(messages, this.conversation.model?.contextWindow);
+    return usage ? { ...stats, contextUsage: usage } : stats;
   }
 
   /** The text of the last assistant reply, if it has any (an empty aborted reply is skipped). */

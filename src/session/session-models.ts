@@ -7,6 +7,7 @@ import { cycleThinkingLevel, resolveThinkingLevel } from "../providers/models/th
 import { PithError } from "../shared/errors.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import type { Conversation } from "./conversation.js";
+import { checkProvider, type ProviderCheck, type ProviderCheckOptions } from "./provider-check.js";
 
 export class ModelNotFoundError extends PithError {
   constructor(provider: string, modelId: string) {
@@ -132,6 +133,11 @@ export class SessionModels {
     const vars = envVarsFor(model.provider);
     const set = vars.length > 0 ? `Set ${vars.join(" or ")}` : `Set an "apiKey" for provider "${model.provider}"`;
     throw new PithError("no_api_key", `No API key found for ${model.provider}.\n\n${set} (or pass --api-key), or configure the provider in ${this.pithHome}/models.json`);
+  }
+
+  /** get_integrations: asks the current model's provider for its model list (bounded by `timeoutMs`). */
+  checkProvider(options: ProviderCheckOptions): Promise<ProviderCheck> {
+    return checkProvider(this.current, this.registry, options);
   }
 
   /** The key for a provider (undefined when it needs none). */

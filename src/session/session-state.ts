@@ -22,6 +22,7 @@ export interface SessionStateSource {
   settings: SessionSettings;
   isStreaming: boolean;
   isCompacting: boolean;
+  isSettled: boolean;
   autoCompactionEnabled: boolean;
   queuedMessageCount: number;
   systemPrompt: string;
@@ -35,6 +36,7 @@ export function buildSessionState(s: SessionStateSource): SessionState {
     thinkingLevel: c.thinkingLevel,
     isStreaming: s.isStreaming,
     isCompacting: s.isCompacting,
+    isSettled: s.isSettled,
     steeringMode: settings.steeringMode,
     followUpMode: settings.followUpMode,
     interruptMode: settings.interruptMode,

@@ -2,6 +2,7 @@
 import type { Static } from "typebox";
 import type { SessionStatsSchema } from "../protocol/index.js";
 import type { AgentMessage, Usage } from "../shared/types.js";
+import { contextTokens, lastUsageIndex } from "./compaction/tokens.js";
 
 /** `get_session_stats`: the wire's shape (protocol §4.8). */
 export type SessionStats = Static<typeof SessionStatsSchema>;
@@ -56,4 +57,20 @@ export function computeSessionStats(
   const t = stats.tokens;
   t.total = t.input + t.output + t.cacheRead + t.cacheWrite;
   return stats;
+}
+
+/** pi's ContextUsage: tokens in context (unknown right after a compaction), the window, percent used. */
+export interface ContextUsage {
+  tokens: number | null;
+  contextWindow: number;
+  percent: number | null;
+}
+
+/** Undefined without a model window; tokens null after a compaction until a reply measured the new context. */
+export function contextUsage(messages: AgentMessage[], contextWindow: number | undefined): ContextUsage | undefined {
+  if (contextWindow === undefined || !(contextWindow > 0)) return undefined;
+  const compacted = messages.some((m) => m.role === "compactionSummary");
+  if (compacted && lastUsageIndex(messages) < 0) return { tokens: null, contextWindow, percent: null };
+  const tokens = contextTokens(messages);
+  return { tokens, contextWindow, percent: (tokens / contextWindow) * 100 };
 }

@@ -1,5 +1,6 @@
 // Public types of the session facade that its collaborators share.
 import type { UserContent } from "../shared/types.js";
+import type { PromptId, PromptOutcome } from "./prompt-tracker.js";
 
 export const BUSY_ERROR =
   "Agent is already processing. Use steer() or followUp() to queue messages, or wait for completion.";
@@ -9,6 +10,8 @@ export type StreamingBehavior = "steer" | "followUp";
 export interface PromptOptions {
   images?: UserContent[];
   streamingBehavior?: StreamingBehavior;
+  /** The command id (or a host's tag) stamped as `promptId` on the runs this prompt starts. */
+  promptId?: PromptId;
 }
 
 /**
@@ -18,4 +21,6 @@ export interface PromptOptions {
 export interface PromptHandle {
   accepted: Promise<void>;
   done: Promise<void>;
+  /** How the prompt ended, once all work it caused has finished (never rejects). Meaningful once accepted. */
+  outcome: Promise<PromptOutcome>;
 }

@@ -22,6 +22,8 @@ export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Enviro
   const { session, pithHome, registry } = await composeSession(args, settings, e);
   const server = new RpcServer(session, transport, {
     deltaOnly: args.deltaStreaming,
+    heartbeatMs: args.heartbeat,
+    version: VERSION,
     emitTitle: !args.noTitle && (truthy(e.env.PITH_RPC_EMIT_TITLE) || truthy(e.env.PI_RPC_EMIT_TITLE)),
     log: e.log,
   });

@@ -5,11 +5,12 @@ import * as sessions from "./sessions.js";
 import * as state from "./state.js";
 import * as tools from "./tools.js";
 import * as compat from "./compat.js";
+import * as liveness from "./liveness.js";
 import type { CommandTable } from "./types.js";
 
-export const COMMANDS: CommandTable = { ...prompting, ...state, ...models, ...sessions, ...tools, ...compat };
+export const COMMANDS: CommandTable = { ...prompting, ...state, ...models, ...sessions, ...tools, ...compat, ...liveness };
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */
-export const CONTROL_COMMANDS: ReadonlySet<string> = new Set(["abort", "abort_bash", "abort_retry", "get_state"]);
+export const CONTROL_COMMANDS: ReadonlySet<string> = new Set(["abort", "abort_bash", "abort_retry", "get_state", "set_heartbeat", "get_integrations"]);
 
 export type { CommandContext } from "./types.js";

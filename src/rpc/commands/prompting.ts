@@ -11,8 +11,9 @@ async function startPrompt(
   images: ImageContent[] | undefined,
   streamingBehavior?: "steer" | "followUp",
 ): Promise<undefined> {
-  const handle = ctx.session.prompt(message, { images, streamingBehavior });
+  const handle = ctx.session.prompt(message, { images, streamingBehavior, promptId: id });
   await handle.accepted;
+  ctx.promptResults.track(id, handle.outcome);
   handle.done.catch((err) => ctx.lateError(command, id, err));
   return undefined;
 }
@@ -21,11 +22,11 @@ export const prompt: CommandHandler<"prompt"> = (cmd, ctx) =>
   startPrompt(ctx, "prompt", cmd.id, cmd.message, cmd.images, cmd.streamingBehavior);
 
 export const steer: CommandHandler<"steer"> = (cmd, ctx) => {
-  ctx.session.steer(cmd.message, cmd.images);
+  ctx.promptResults.track(cmd.id, ctx.session.steer(cmd.message, cmd.images, cmd.id));
 };
 
 export const follow_up: CommandHandler<"follow_up"> = (cmd, ctx) => {
-  ctx.session.followUp(cmd.message, cmd.images);
+  ctx.promptResults.track(cmd.id, ctx.session.followUp(cmd.message, cmd.images, cmd.id));
 };
 
 export const abort: CommandHandler<"abort"> = async (_cmd, ctx) => {

@@ -2,12 +2,19 @@
 import type { RpcCommandOf, RpcCommandType } from "../../protocol/index.js";
 import type { AgentSession } from "../../session/index.js";
 import type { EventFramer } from "../event-frames.js";
+import type { Heartbeat } from "../heartbeat.js";
 import type { HostToolBridge } from "../host-tools.js";
+import type { PromptResults } from "../prompt-results.js";
 
 export interface CommandContext {
   session: AgentSession;
   framer: EventFramer;
   hostTools: HostToolBridge;
+  /** Writes the `prompt_result` of each accepted prompting command. */
+  promptResults: PromptResults;
+  heartbeat: Heartbeat;
+  /** pith's version (ready frame, get_integrations). */
+  version: string;
   /** Writes a second response for the same id (late prompt failures). */
   lateError(command: RpcCommandType, id: string | number | undefined, error: unknown): void;
 }

@@ -32,22 +32,26 @@ export const AssistantUpdateEventSchema = Type.Union([
 // ── agent events (§6.1, §6.2, §6.4) ───────────────────────────────────────────
 
 const toolIds = { toolCallId: Str, toolName: Str };
+/** pith/oh-my-pi: the id of the command whose message started the run (absent when it had none). */
+const promptId = { promptId: Opt(Type.Union([Str, Num], { description: "id of the command whose message started the run" })) };
+/** oh-my-pi: shared by a message's message_start, every message_update and its message_end; unique in the process. */
+const messageId = { messageId: Opt(Type.String({ description: "one message's id, unique in the process" })) };
 export const AGENT_EVENT_SCHEMAS = [
-  event("agent_start", {}, "A run begins."),
-  event("agent_end", { messages: Type.Array(AgentMessageSchema) }, "A run ended; messages added during it."),
-  event("turn_start", {}, "One model call (and its tools) begins."),
+  event("agent_start", { ...promptId }, "A run begins."),
+  event("agent_end", { messages: Type.Array(AgentMessageSchema), ...promptId }, "A run ended; messages added during it."),
+  event("turn_start", { ...promptId }, "One model call (and its tools) begins."),
   event(
     "turn_end",
     { message: AssistantMessageSchema, toolResults: Type.Array(ToolResultMessageSchema) },
     "A turn ended; tool results in completion order.",
   ),
-  event("message_start", { message: AgentMessageSchema }, "A message enters the context."),
+  event("message_start", { message: AgentMessageSchema, ...messageId }, "A message enters the context."),
   event(
     "message_update",
-    { message: AssistantMessageSchema, assistantMessageEvent: AssistantUpdateEventSchema },
+    { message: AssistantMessageSchema, assistantMessageEvent: AssistantUpdateEventSchema, ...messageId },
     "Streaming progress of an assistant message.",
   ),
-  event("message_end", { message: AgentMessageSchema }, "A message is final."),
+  event("message_end", { message: AgentMessageSchema, ...messageId }, "A message is final."),
   event(
     "tool_execution_start",
     { ...toolIds, args: RecordSchema, intent: Opt(Str) },
@@ -107,6 +111,12 @@ export const SESSION_EVENT_SCHEMAS = [
     "Incomplete todos: a reminder run starts.",
   ),
   event("todo_auto_clear", {}, "A finished todo was auto-removed."),
+  event(
+    "session_settled",
+    {},
+    "oh-my-pi: the session went quiet after activity (no run, retry wait, compaction or queued message).",
+  ),
+  event("agent_settled", {}, "pi's name for session_settled, written at the same moment."),
 ] as const;
 
 export const AgentEventSchema = Type.Union([...AGENT_EVENT_SCHEMAS]);

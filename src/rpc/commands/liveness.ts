@@ -1,0 +1,7 @@
+// set_heartbeat and get_integrations (issue 18 §6).
+import { checkIntegrations } from "../integrations.js";
+import type { CommandHandler } from "./types.js";
+
+export const set_heartbeat: CommandHandler<"set_heartbeat"> = (cmd, ctx) => ({ intervalMs: ctx.heartbeat.set(cmd.intervalMs) });
+
+export const get_integrations: CommandHandler<"get_integrations"> = (_cmd, ctx) => checkIntegrations(ctx.session, ctx.version);
