@@ -15,14 +15,15 @@ import { readFile } from "node:fs/promises";
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const readable = ["1", "true", "yes"].includes(String(process.env.PITH_BUILD_READABLE ?? "").toLowerCase());
 
-/** `import x from "./a.json"` → `export default JSON.parse("...")` (validated at build time). */
+/** `import x from "./a.json"` → `module.exports = JSON.parse("...")` (validated at build time). */
 const jsonAsParse = {
   name: "json-as-parse",
   setup(b) {
     b.onLoad({ filter: /\.json$/ }, async (args) => {
       const text = await readFile(args.path, "utf8");
       JSON.parse(text);
-      return { contents: `export default JSON.parse(${JSON.stringify(text)});`, loader: "js" };
+      // CommonJS, so that both `import x from` and a dependency's `require("./x.json")` get the value.
+      return { contents: `module.exports = JSON.parse(${JSON.stringify(text)});`, loader: "js" };
     });
   },
 };

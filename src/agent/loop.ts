@@ -77,7 +77,7 @@ async function runTurn(state: RunState): Promise<TurnOutcome> {
   const calls = toolCallsOf(assistant);
   const batch = calls.length > 0 ? await executeToolBatch(state, calls) : { results: [], steering: undefined };
   input.emit({ type: "turn_end", message: assistant, toolResults: batch.results });
-  if (input.signal.aborted) {
+  if (input.signal.aborted || (calls.length > 0 && state.config.shouldEndAfterTools?.() === true)) {
     for (const message of batch.steering ?? []) addMessage(state, message);
     return { stop: true, hasToolCalls: calls.length > 0 };
   }

@@ -31,6 +31,8 @@ export interface AgentLoopConfig {
   getInterruptMode(): InterruptMode;
   /** Optional interception of a tool call (extensions' `tool_call` / `tool_result`). */
   wrapToolExecution?(call: ToolCall, tool: Tool, run: () => Promise<ToolCallOutcome>): Promise<ToolCallOutcome>;
+  /** After a tool batch: true ends the run without another model request (a structured result was submitted). */
+  shouldEndAfterTools?(): boolean;
   /** Hook for the TTSR interceptor: return true to abort the stream. */
   onAssistantUpdate?(message: AgentEvent & { type: "message_update" }): boolean | void;
 }

@@ -46,6 +46,8 @@ export interface ParsedArgs {
   noThemes: boolean;
   version: boolean;
   help: boolean;
+  /** Print/json: a JSON Schema file; the last prompt must end with a result matching it (printed alone). */
+  outputSchema?: string;
   /** Positional message arguments, in order. */
   messages: string[];
   /** `@path` positional arguments, without the `@`. */
@@ -85,6 +87,7 @@ const FLAGS: Record<string, Flag> = {
   "--session-dir": (a, take) => (a.sessionDir = take()),
   "--cwd": (a, take) => (a.cwd = take()),
   "--tools": (a, take) => (a.tools = list(take())),
+  "--output-schema": (a, take) => (a.outputSchema = take()),
   "--no-tools": (a) => (a.noTools = true),
   "--extension": (a, take) => a.extensions.push(take()),
   "--no-extensions": (a) => (a.noExtensions = true),
@@ -211,6 +214,7 @@ Usage:
 Modes:
   --mode <rpc|acp|json|print>        output mode (default: print when -p, a message or piped stdin)
   -p, --print                        print mode: run the prompt, print the final text, exit
+  --output-schema <file>             print/json: the answer must match this JSON Schema; print prints only the JSON
 
 Model:
   --provider <name>                  provider (anthropic, openai, google, openrouter, ...)

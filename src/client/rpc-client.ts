@@ -86,7 +86,7 @@ export class RpcClient extends RpcCommands {
     let id = "";
     const result = this.waitForEvent("prompt_result", { predicate: (f) => f.id === id, timeoutMs: opts.timeoutMs });
     result.catch(() => undefined);
-    const sent = this.requestWithId("prompt", { message, images: opts.images, streamingBehavior: opts.streamingBehavior });
+    const sent = this.requestWithId("prompt", { message, images: opts.images, streamingBehavior: opts.streamingBehavior, outputSchema: opts.outputSchema });
     id = sent.id;
     const unwatch = this.watchLateError(id, (err) => failLate(err));
     try {
@@ -97,6 +97,16 @@ export class RpcClient extends RpcCommands {
       offEnd();
       unwatch();
     }
+  }
+
+  /**
+   * Prompts with an output schema and resolves with the validated structured answer
+   * (`prompt_result.output`); rejects with the reason when the run ended without one.
+   */
+  async promptForOutput<T = unknown>(message: string, schema: object, opts: Omit<PromptAndWaitOptions, "outputSchema"> = {}): Promise<T> {
+    const { result } = await this.promptForResult(message, { ...opts, outputSchema: schema });
+    if (result.status === "completed" && "output" in result) return result.output as T;
+    throw new Error(result.error?.message ?? `The prompt ended ${result.status} without a structured result`);
   }
 
   /** Calls `handler` with every `heartbeat` frame (turn them on with `setHeartbeat`). */

@@ -76,6 +76,8 @@ export interface PromptAndWaitOptions {
   streamingBehavior?: "steer" | "followUp";
   /** Reject if the agent is not idle after this long. Default: never. */
   timeoutMs?: number;
+  /** pith: a JSON Schema the answer must match (see `promptForOutput`). */
+  outputSchema?: object;
 }
 
 /** `snake_case` → `camelCase`, as command types map to method names. */

@@ -14,25 +14,29 @@ function command<T extends string, P extends Record<string, TSchema>>(type: T, p
 
 const Images = Type.Optional(Type.Array(ImageContentSchema));
 const QueueMode = literals(["all", "one-at-a-time"]);
+/** pith: a JSON Schema the run's final answer must match (issue 26); the result is prompt_result.output. */
+const OutputSchema = Type.Optional(
+  Type.Unknown({ description: "pith: JSON Schema (draft 2020-12 or draft-07, at most 64 KiB) for a structured answer via submit_result; prompt_result.output carries it" }),
+);
 
 /** One schema per command type, keyed by `type`. */
 export const COMMAND_SCHEMAS = {
   /** Answered at once with an ack; a late second response carries a pipeline failure (§2.4). */
   prompt: command(
     "prompt",
-    { message: Type.String(), images: Images, streamingBehavior: Type.Optional(literals(["steer", "followUp"])) },
+    { message: Type.String(), images: Images, streamingBehavior: Type.Optional(literals(["steer", "followUp"])), outputSchema: OutputSchema },
     "Send a user prompt; ack at once, late error response if the prompt pipeline fails.",
   ),
   /** Answered once the message is on the steering queue (no data). */
   steer: command("steer", { message: Type.String(), images: Images }, "Queue a steering message."),
   /** Answered once the message is on the follow-up queue (no data). */
-  follow_up: command("follow_up", { message: Type.String(), images: Images }, "Queue a follow-up message."),
+  follow_up: command("follow_up", { message: Type.String(), images: Images, outputSchema: OutputSchema }, "Queue a follow-up message."),
   /** Answered after the agent loop has fully stopped (no data). */
   abort: command("abort", {}, "Abort the current run and wait until it has stopped."),
   /** Answered after the abort, with an ack for the new prompt; late errors as for prompt. */
   abort_and_prompt: command(
     "abort_and_prompt",
-    { message: Type.String(), images: Images },
+    { message: Type.String(), images: Images, outputSchema: OutputSchema },
     "Abort, then prompt.",
   ),
   /** Answered with `{cancelled}` once the new session is in place. */

@@ -69,6 +69,7 @@ export const PromptResultFrameSchema = Type.Object(
     agentInvoked: Type.Boolean({ description: "false for an extension command or a pre-flight failure after the ack" }),
     status: literals(["completed", "aborted", "error"]),
     error: Opt(PromptErrorSchema),
+    output: Opt(Type.Unknown({ description: "pith: the validated structured result of a prompt sent with outputSchema" })),
     sessionSettled: Type.Boolean({ description: "nothing more will happen: session_settled follows when false" }),
   },
   {

@@ -32,6 +32,8 @@ import type { SessionStorage } from "./store/storage.js";
 import { TodoState } from "./todos/index.js";
 import { BUSY_ERROR, type PromptHandle, type PromptOptions } from "./types.js";
 import { UserBash } from "./user-bash.js";
+import { StructuredOutput } from "./structured-output.js";
+import { compileOutputSchema, OutputSchemaError, type OutputSpec } from "../tools/index.js";
 
 /** What the composition root hands a session: values and narrow interfaces, no environment. */
 export interface AgentSessionOptions {
@@ -90,6 +92,7 @@ export class AgentSession {
   private readonly hooks: ExtensionHooks;
   private readonly pipeline: RunPipeline;
   private readonly tracker = new PromptTracker();
+  private readonly structured: StructuredOutput;
   private readonly liveness: Liveness;
 
   constructor(o: AgentSessionOptions) {
@@ -109,6 +112,9 @@ export class AgentSession {
       warn: o.log,
       initialModel: o.initialModel,
       initialThinkingLevel: o.initialThinkingLevel,
+    });
+    this.structured = new StructuredOutput({
+      record: (outcome) => this.conversation.log.append({ type: "custom", customType: "structured_result", data: outcome }),
     });
     this.queues = new MessageQueues(settings);
     this.modes = new SessionModes(settings, this.queues);
@@ -149,6 +155,7 @@ export class AgentSession {
       models: this.models,
       stream: o.stream,
       tracker: this.tracker,
+      structured: this.structured,
       cwd: o.cwd,
       providerSessionId: o.providerSessionId,
       isBusy: () => this.isStreaming,
@@ -158,7 +165,10 @@ export class AgentSession {
       runLoop: (prompts, signal) => this.pipeline.runLoop(prompts, signal),
       afterRun: (last, signal) => this.pipeline.afterRun(last, signal),
       onInternalError: (message) => o.log(`internal error: ${message}`),
-      chainEnded: (end) => this.tracker.chainEnded(end),
+      chainEnded: (end) => {
+        this.structured.chainEnded();
+        this.tracker.chainEnded(end);
+      },
       idle: () => this.liveness.check(),
     });
     this.liveness = new Liveness({
@@ -180,7 +190,9 @@ export class AgentSession {
         this.conversation.replaceLog(log);
       },
       clearQueues: () => {
-        this.tracker.dropped(this.queues.clear());
+        const dropped = this.queues.clear();
+        this.structured.dropped(dropped);
+        this.tracker.dropped(dropped);
         this.liveness.check();
       },
       exportInfo: () => ({ systemPrompt: this.tools.systemPrompt(), tools: this.tools.active().map((t) => ({ name: t.name, description: t.description })) }),
@@ -254,7 +266,7 @@ export class AgentSession {
     if (this.isStreaming) {
       const behavior = options.streamingBehavior;
       if (!behavior) return rejected(new PithError("busy", BUSY_ERROR));
-      const outcome = this.enqueue(behavior, text, options.images ?? [], options.promptId);
+      const outcome = this.enqueue(behavior, text, options.images ?? [], options.promptId, options.output);
       return { accepted: Promise.resolve(), done: Promise.resolve(), outcome };
     }
     let accept!: () => void;
@@ -271,7 +283,7 @@ export class AgentSession {
         return await this.pipeline.preparePrompt(text, options.images ?? [], signal, () => {
           acceptedNow = true;
           accept();
-        });
+        }, options.output);
       } catch (err) {
         reject(err);
         throw err;
@@ -291,9 +303,22 @@ export class AgentSession {
   }
 
   /** Queues a follow-up message; never starts a run. Resolves as for `steer`. */
-  followUp(text: string, images: UserContent[] = [], promptId?: PromptId): Promise<PromptOutcome> {
+  followUp(text: string, images: UserContent[] = [], promptId?: PromptId, output?: OutputSpec): Promise<PromptOutcome> {
     this.assertQueueable(text);
-    return this.enqueue("followUp", text, images, promptId);
+    return this.enqueue("followUp", text, images, promptId, output);
+  }
+
+  /**
+   * Checks and compiles a host's output schema (JSON Schema, at most 64 KiB) for `prompt`'s
+   * `output` option or `followUp`; rejects with a clear error when it cannot be used.
+   */
+  async compileOutputSchema(schema: unknown): Promise<OutputSpec> {
+    try {
+      return await compileOutputSchema(schema);
+    } catch (err) {
+      if (err instanceof OutputSchemaError) throw new PithError("invalid_request", err.message);
+      throw err;
+    }
   }
 
   /**
@@ -347,9 +372,10 @@ export class AgentSession {
     }
   }
 
-  private enqueue(behavior: "steer" | "followUp", text: string, images: UserContent[], promptId: PromptId | undefined): Promise<PromptOutcome> {
+  private enqueue(behavior: "steer" | "followUp", text: string, images: UserContent[], promptId: PromptId | undefined, output?: OutputSpec): Promise<PromptOutcome> {
     const message = userMessage(text, images);
     const outcome = this.tracker.queue(message, promptId);
+    if (output) this.structured.queue(message, output);
     if (behavior === "followUp") this.queues.followUp(message);
     else this.queues.steer(message);
     this.liveness.markActive();

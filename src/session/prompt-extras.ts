@@ -96,6 +96,11 @@ export class PromptExtras {
   private forcedToolChoice: string | undefined;
 
   /** Consumed by the first model call after it was set. */
+  /** The next model request must call this tool. */
+  forceTool(name: string): void {
+    this.forcedToolChoice = name;
+  }
+
   takeForcedToolChoice(): ToolChoice | undefined {
     const name = this.forcedToolChoice;
     this.forcedToolChoice = undefined;

@@ -26,6 +26,8 @@ export interface PromptOutcome {
   agentInvoked: boolean;
   status: PromptStatus;
   error?: PromptError;
+  /** The validated structured result, when the message carried an output schema. */
+  output?: unknown;
 }
 
 /** A command id (`string | number`) or a host's tag; stamped on the run's agent_start/turn_start/agent_end. */
@@ -44,6 +46,13 @@ export class PromptTracker {
   /** The reply that ends the chain's latest run, if it has one. */
   private lastReply: AssistantMessage | undefined;
   private runId: PromptId | undefined;
+  /** The structured result of the run chain's latest run, merged into the next report. */
+  private structured: { output: unknown } | { error: string } | undefined;
+
+  /** The run that just ended produced a structured outcome (its senders get it with theirs). */
+  setStructured(outcome: { output: unknown } | { error: string }): void {
+    this.structured = outcome;
+  }
 
   /** The id of the command whose message started the run in progress. */
   get runPromptId(): PromptId | undefined {
@@ -124,7 +133,13 @@ export class PromptTracker {
     return outcomeOf(this.lastReply);
   }
 
-  private report(outcome: PromptOutcome): void {
+  private report(base: PromptOutcome): void {
+    const s = this.structured;
+    this.structured = undefined;
+    let outcome = base;
+    if (s && base.status !== "aborted") {
+      outcome = "output" in s ? { ...base, output: s.output } : { ...base, status: "error", error: { message: s.error, retryable: false } };
+    }
     const tickets = this.current;
     this.current = [];
     for (const t of tickets) t.resolve(outcome);

@@ -19,6 +19,8 @@ import type { Continuation } from "./run-controller.js";
 import type { SessionModels } from "./session-models.js";
 import type { SessionTools } from "./session-tools.js";
 import type { SessionSettings } from "./settings.js";
+import type { StructuredOutput } from "./structured-output.js";
+import { SUBMIT_RESULT, type OutputSpec } from "../tools/index.js";
 
 export interface RunPipelineOptions {
   conversation: Conversation;
@@ -33,6 +35,8 @@ export interface RunPipelineOptions {
   stream: StreamFn;
   /** Which run took which prompting message; stamps `promptId` on run events. */
   tracker: PromptTracker;
+  /** The output schema of a structured prompt: submit_result, reminders, the outcome. */
+  structured: StructuredOutput;
   cwd: string;
   /** `--provider-session-id`: the provider-side session / prompt-cache id; default: the session id. */
   providerSessionId?: string;
@@ -54,7 +58,7 @@ export class RunPipeline {
    * at once (model, key, images) run first, then `accept` is called, then the slower work
    * (pre-prompt compaction, extension hooks). Throws to reject the prompt.
    */
-  async preparePrompt(text: string, images: UserContent[], signal: AbortSignal, accept: () => void): Promise<AgentMessage[]> {
+  async preparePrompt(text: string, images: UserContent[], signal: AbortSignal, accept: () => void, output?: OutputSpec): Promise<AgentMessage[]> {
     const model = this.o.models.require();
     await this.o.models.requireApiKey(model);
     if (images.length > 0 && !model.input.includes("image")) {
@@ -70,6 +74,7 @@ export class RunPipeline {
     await this.o.compactor.beforePrompt(signal);
     const user = userMessage(text, images);
     const prompts = await this.o.extras.assemblePrompt(user);
+    prompts.splice(prompts.indexOf(user) + 1, 0, ...this.o.structured.begin(output));
     prompts.push(...(await this.o.hooks.beforeAgentStart(user, text)));
     return prompts;
   }
@@ -85,14 +90,15 @@ export class RunPipeline {
   }
 
   private loopConfig(apiKey: string | undefined): AgentLoopConfig {
-    const { hooks, extras, queues, settings, tools, tracker } = this.o;
+    const { hooks, extras, queues, settings, tools, tracker, structured } = this.o;
     const extensionsOn = hooks.hasExtensions();
     return {
       stream: this.o.stream,
       getCwd: () => this.o.cwd,
       getModel: () => this.o.models.require(),
       getSystemPrompt: () => hooks.systemPromptOverride ?? tools.systemPrompt(),
-      getTools: () => tools.active(),
+      getTools: () => [...tools.active(), ...structured.tools()],
+      shouldEndAfterTools: () => structured.submitted,
       getStreamOptions: () => {
         const toolChoice = extras.takeForcedToolChoice();
         const { firstByteTimeoutMs, idleTimeoutMs } = settings.retry;
@@ -102,8 +108,8 @@ export class RunPipeline {
       },
       convertToLlm,
       transformContext: hooks.hasHandlers("context") ? (m, s) => hooks.transformContext(m, s) : undefined,
-      pollSteering: () => tracker.consumed(queues.pollSteering()),
-      pollFollowUps: () => tracker.consumed(queues.pollFollowUps()),
+      pollSteering: () => structured.consumed(tracker.consumed(queues.pollSteering())),
+      pollFollowUps: () => structured.consumed(tracker.consumed(queues.pollFollowUps())),
       getInterruptMode: () => settings.interruptMode,
       wrapToolExecution: extensionsOn ? (call, tool, run) => hooks.wrapToolExecution(call, tool, run) : undefined,
       onAssistantUpdate: (e) => extras.onAssistantUpdate(e),
@@ -138,6 +144,14 @@ export class RunPipeline {
     if (signal.aborted) return { kind: "stop" };
     const compaction = await this.o.compactor.afterRun(last, overflow, signal);
     if (compaction) return compaction;
+    const structured = this.o.structured.afterRun(last);
+    const outcome = this.o.structured.takeOutcome();
+    if (outcome) this.o.tracker.setStructured(outcome);
+    if (structured) {
+      this.o.extras.forceTool(SUBMIT_RESULT);
+      return { kind: "continue", prompts: [structured.remind] };
+    }
+    if (outcome) return this.deliverQueued();
     if (last && last.stopReason !== "error") {
       const reminder = this.o.extras.todoReminder(last);
       if (reminder) return reminder;
@@ -151,7 +165,7 @@ export class RunPipeline {
     if (!q.hasSteering && !q.hasFollowUps) return { kind: "stop" };
     const last = this.conversation.messages[this.conversation.messages.length - 1];
     if (last?.role === "assistant" && last.stopReason === "error") return { kind: "stop" };
-    const prompts = this.o.tracker.handOff(q.hasSteering ? q.pollSteering() : q.pollFollowUps());
+    const prompts = this.o.structured.consumed(this.o.tracker.handOff(q.hasSteering ? q.pollSteering() : q.pollFollowUps()));
     return { kind: "continue", prompts };
   }
 

@@ -1,5 +1,6 @@
 // Public types of the session facade that its collaborators share.
 import type { UserContent } from "../shared/types.js";
+import type { OutputSpec } from "../tools/index.js";
 import type { PromptId, PromptOutcome } from "./prompt-tracker.js";
 
 export const BUSY_ERROR =
@@ -12,6 +13,8 @@ export interface PromptOptions {
   streamingBehavior?: StreamingBehavior;
   /** The command id (or a host's tag) stamped as `promptId` on the runs this prompt starts. */
   promptId?: PromptId;
+  /** A compiled output schema (`compileOutputSchema`): the run must end with a structured result. */
+  output?: OutputSpec;
 }
 
 /**

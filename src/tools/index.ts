@@ -13,3 +13,4 @@ export { findOnPath } from "./search/ripgrep.js";
 export { createMemoryTodoStore, type TodoStore } from "./todo-write/index.js";
 export { resolveToolPath } from "./paths.js";
 export { truncateHead, truncateTail, formatSize, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "./truncate.js";
+export { compileOutputSchema, createSubmitResultTool, MAX_OUTPUT_SCHEMA_BYTES, OutputSchemaError, SUBMIT_RESULT, type OutputSpec, type SubmittedResult } from "./submit-result/index.js";

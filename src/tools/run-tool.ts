@@ -12,13 +12,15 @@ function errorOutcome(text: string): ToolOutcome {
 
 /** Validates `args` against `tool.parameters`, runs the tool and normalises the outcome. */
 export async function runTool(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolOutcome> {
-  let validated: unknown;
-  try {
-    const v = validateArgs(tool.parameters, args);
-    if (!v.ok) return errorOutcome(validationErrorText(tool.name, v.errors, args));
-    validated = v.value;
-  } catch (err) {
-    return errorOutcome(`Invalid schema for tool "${tool.name}": ${errorMessage(err)}`);
+  let validated: unknown = args;
+  if (!tool.validatesOwnArguments) {
+    try {
+      const v = validateArgs(tool.parameters, args);
+      if (!v.ok) return errorOutcome(validationErrorText(tool.name, v.errors, args));
+      validated = v.value;
+    } catch (err) {
+      return errorOutcome(`Invalid schema for tool "${tool.name}": ${errorMessage(err)}`);
+    }
   }
   try {
     const raw = await tool.execute(validated, ctx);

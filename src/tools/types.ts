@@ -22,6 +22,8 @@ export interface Tool<Args = any> {
   nonAbortable?: boolean;
   /** Registered but not offered to the model unless activated. */
   hidden?: boolean;
+  /** The tool checks its own arguments (the generic schema check is skipped). */
+  validatesOwnArguments?: boolean;
   /** Where the tool came from; only built-ins are wrapped by output truncation. */
   source?: "builtin" | "extension" | "host" | "mcp";
   /** Resolves to the result or throws; a thrown error becomes an `isError` result. */

@@ -69,6 +69,17 @@ async function gone(pid: number): Promise<boolean> {
   return !alive(pid);
 }
 
+describe("RpcClient.promptForOutput", () => {
+  it("resolves with the validated data, rejects with the reason or the refusal", async () => {
+    const schema = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] };
+    const submit = (result: object) => ({ toolCalls: [{ name: "submit_result", arguments: { result } }] });
+    const { client } = await startPith([submit({ data: { n: "one" } }), submit({ data: { n: 1 } }), submit({ error: "no idea" })]);
+    expect(await client.promptForOutput<{ n: number }>("count", schema, { timeoutMs: 30_000 })).toEqual({ n: 1 });
+    await expect(client.promptForOutput("again", schema, { timeoutMs: 30_000 })).rejects.toThrow("no idea");
+    await expect(client.promptForOutput("bad", { type: "strin" }, { timeoutMs: 30_000 })).rejects.toBeInstanceOf(RpcError);
+  });
+});
+
 describe("RpcClient against dist/cli.js: prompting", () => {
   it("streams text and returns the run's messages", async () => {
     const { client } = await startPith([{ text: "Hello there, host." }]);

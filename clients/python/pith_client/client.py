@@ -299,6 +299,23 @@ class PithClient(CommandsMixin):
             if not late.done():
                 late.cancel()
 
+    async def prompt_for_output(self, message: str, schema: Dict[str, Any], timeout: Optional[float] = None) -> Any:
+        """Prompts with an output schema (``outputSchema``) and returns the validated structured
+        answer (``prompt_result.output``). Raises RpcError when the command is refused (an invalid
+        schema) and PithClientError("no_output", ...) when the run ended without a result."""
+        req_id, fut = self._send_request("prompt", {"message": message, "outputSchema": schema})
+        result = asyncio.ensure_future(self.wait_for_event("prompt_result", lambda f: f.get("id") == req_id, timeout))
+        try:
+            await fut
+            frame = await result
+        finally:
+            if not result.done():
+                result.cancel()
+        if frame.get("status") == "completed" and "output" in frame:
+            return frame["output"]
+        error = (frame.get("error") or {}).get("message") or f"the prompt ended {frame.get('status')} without a structured result"
+        raise PithClientError("no_output", error)
+
     @staticmethod
     async def _race(main: "asyncio.Future[Any]", late: "asyncio.Future[None]") -> Any:
         await asyncio.wait({main, late}, return_when=asyncio.FIRST_COMPLETED)

@@ -17,7 +17,7 @@ class RpcError(Exception):
 class PithClientError(Exception):
     """The agent could not start, exited, or a wait timed out.
 
-    ``code`` is one of ``spawn_failed``, ``exited``, ``ready_timeout``, ``timeout``, ``closed``.
+    ``code`` is one of ``spawn_failed``, ``exited``, ``ready_timeout``, ``timeout``, ``closed``, ``no_output``.
     """
 
     def __init__(self, code: str, message: str, stderr: str = "") -> None:

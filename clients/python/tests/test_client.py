@@ -111,6 +111,22 @@ class PithTestCase(unittest.IsolatedAsyncioTestCase):
 
 
 class PromptTest(PithTestCase):
+    async def test_prompt_for_output_returns_the_validated_data(self):
+        schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+        client = await self.start([
+            {"toolCalls": [{"name": "submit_result", "arguments": {"result": {"data": {"n": "one"}}}}]},
+            {"toolCalls": [{"name": "submit_result", "arguments": {"result": {"data": {"n": 1}}}}]},
+            {"toolCalls": [{"name": "submit_result", "arguments": {"result": {"error": "no idea"}}}]},
+        ])
+        self.assertEqual(await client.prompt_for_output("count", schema, timeout=30), {"n": 1})
+        with self.assertRaises(PithClientError) as failed:
+            await client.prompt_for_output("again", schema, timeout=30)
+        self.assertEqual(failed.exception.code, "no_output")
+        self.assertIn("no idea", str(failed.exception))
+        with self.assertRaises(RpcError) as refused:
+            await client.prompt_for_output("bad", {"type": "strin"}, timeout=30)
+        self.assertIn("not a valid JSON Schema", str(refused.exception))
+
     async def test_prompt_streams_and_returns_messages(self):
         client = await self.start([{"text": "Hello from the script."}])
         self.assertRegex(client.version, r"^\d+\.\d+\.\d+")

@@ -4,7 +4,9 @@ import { attachExtensions } from "../extensions.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createNoopUi } from "../../extensions/ui.js";
-import type { AgentSession } from "../../session/index.js";
+import type { AgentSession, PromptOutcome } from "../../session/index.js";
+import type { OutputSpec } from "../../tools/index.js";
+import { errorMessage } from "../../shared/errors.js";
 import type { AssistantMessage } from "../../shared/types.js";
 import { FrameWriter } from "../../transport/frame-writer.js";
 import type { ParsedArgs } from "../args.js";
@@ -45,13 +47,25 @@ export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Envi
   }
   const log = (info: { extensionPath: string; error: string }) => e.log(`Extension error (${info.extensionPath}): ${info.error}`);
   await attachExtensions(args, session, pithHome, e, { ui: createNoopUi(), hasUI: false, onError: log, onPromptError: (_c, m) => e.log(m) });
+  let output: OutputSpec | undefined;
+  if (args.outputSchema) {
+    try {
+      output = await session.compileOutputSchema(JSON.parse(readFileSync(path.resolve(e.cwd, args.outputSchema), "utf8")));
+    } catch (err) {
+      e.log(`--output-schema ${args.outputSchema}: ${errorMessage(err)}`);
+      await session.close();
+      return 2;
+    }
+  }
   const writer = mode === "json" ? new FrameWriter(process.stdout) : undefined;
   if (writer) {
     writer.write({ ...session.history.header });
     session.subscribe((event) => writer.write(event));
   }
-  for (const text of prompts) {
-    const handle = session.prompt(text);
+  let outcome: PromptOutcome | undefined;
+  for (const [i, text] of prompts.entries()) {
+    // The schema applies to the last prompt: its answer is what print mode prints.
+    const handle = session.prompt(text, i === prompts.length - 1 && output ? { output } : {});
     try {
       await handle.accepted;
     } catch (err) {
@@ -64,10 +78,22 @@ export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Envi
       e.log((err as Error).message);
       return 1;
     }
+    outcome = await handle.outcome;
   }
   if (writer) await writer.flush();
   await session.close();
+  if (output) return printStructured(outcome, e, mode === "print");
   return mode === "json" ? 0 : printFinal(session, e);
+}
+
+/** `--output-schema`: the validated JSON alone on stdout (print mode), or the error on stderr. */
+function printStructured(outcome: PromptOutcome | undefined, e: Environment, print: boolean): number {
+  if (outcome?.status === "completed" && "output" in outcome) {
+    if (print) process.stdout.write(JSON.stringify(outcome.output) + "\n");
+    return 0;
+  }
+  e.log(outcome?.error?.message ?? (outcome?.status === "aborted" ? "The prompt was aborted" : "No structured result"));
+  return 1;
 }
 
 function printFinal(session: AgentSession, e: Environment): number {

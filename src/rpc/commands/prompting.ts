@@ -10,8 +10,10 @@ async function startPrompt(
   message: string,
   images: ImageContent[] | undefined,
   streamingBehavior?: "steer" | "followUp",
+  outputSchema?: unknown,
 ): Promise<undefined> {
-  const handle = ctx.session.prompt(message, { images, streamingBehavior, promptId: id });
+  const output = outputSchema === undefined ? undefined : await ctx.session.compileOutputSchema(outputSchema);
+  const handle = ctx.session.prompt(message, { images, streamingBehavior, promptId: id, output });
   await handle.accepted;
   ctx.promptResults.track(id, handle.outcome);
   handle.done.catch((err) => ctx.lateError(command, id, err));
@@ -19,14 +21,15 @@ async function startPrompt(
 }
 
 export const prompt: CommandHandler<"prompt"> = (cmd, ctx) =>
-  startPrompt(ctx, "prompt", cmd.id, cmd.message, cmd.images, cmd.streamingBehavior);
+  startPrompt(ctx, "prompt", cmd.id, cmd.message, cmd.images, cmd.streamingBehavior, cmd.outputSchema);
 
 export const steer: CommandHandler<"steer"> = (cmd, ctx) => {
   ctx.promptResults.track(cmd.id, ctx.session.steer(cmd.message, cmd.images, cmd.id));
 };
 
-export const follow_up: CommandHandler<"follow_up"> = (cmd, ctx) => {
-  ctx.promptResults.track(cmd.id, ctx.session.followUp(cmd.message, cmd.images, cmd.id));
+export const follow_up: CommandHandler<"follow_up"> = async (cmd, ctx) => {
+  const output = cmd.outputSchema === undefined ? undefined : await ctx.session.compileOutputSchema(cmd.outputSchema);
+  ctx.promptResults.track(cmd.id, ctx.session.followUp(cmd.message, cmd.images, cmd.id, output));
 };
 
 export const abort: CommandHandler<"abort"> = async (_cmd, ctx) => {
@@ -34,6 +37,8 @@ export const abort: CommandHandler<"abort"> = async (_cmd, ctx) => {
 };
 
 export const abort_and_prompt: CommandHandler<"abort_and_prompt"> = async (cmd, ctx) => {
+  // A bad schema is refused before the abort: nothing changes.
+  if (cmd.outputSchema !== undefined) await ctx.session.compileOutputSchema(cmd.outputSchema);
   await ctx.session.abort();
-  return startPrompt(ctx, "abort_and_prompt", cmd.id, cmd.message, cmd.images);
+  return startPrompt(ctx, "abort_and_prompt", cmd.id, cmd.message, cmd.images, undefined, cmd.outputSchema);
 };
