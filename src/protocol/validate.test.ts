@@ -56,6 +56,12 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   clone: { valid: {} },
   get_commands: { valid: {} },
   set_delta_streaming: { valid: { enabled: true }, bad: [{ enabled: "on" }, 'Invalid "enabled": expected boolean'] },
+  get_checkpoints: { valid: {} },
+  diff_checkpoint: { valid: { checkpointId: "0123456789abcdef", toCheckpointId: "0123456789abcdee" }, bad: [{}, 'Invalid "checkpointId": expected string'] },
+  restore_checkpoint: {
+    valid: { checkpointId: "0123456789abcdef", mode: "both", paths: ["src"] },
+    bad: [{ checkpointId: "0123456789abcdef", mode: "all" }, 'Invalid "mode": expected one of "files", "conversation", "both"'],
+  },
 };
 
 describe("validateInbound: commands", () => {

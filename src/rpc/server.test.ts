@@ -72,6 +72,9 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   get_commands: {},
   resume_session: { sessionFile: "missing.jsonl" },
   set_delta_streaming: { enabled: false },
+  get_checkpoints: {},
+  diff_checkpoint: { checkpointId: "0123456789abcdef" },
+  restore_checkpoint: { checkpointId: "0123456789abcdef" },
 };
 
 describe("RpcServer over the memory transport", () => {

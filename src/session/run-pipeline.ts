@@ -5,7 +5,7 @@ import { runAgentLoop } from "../agent/loop.js";
 import type { AgentLoopConfig } from "../agent/types.js";
 import type { StreamFn } from "../providers/types.js";
 import { PithError } from "../shared/errors.js";
-import type { AgentEvent, AgentMessage, AgentSessionEvent, AssistantMessage, BashExecutionMessage, UserContent } from "../shared/types.js";
+import type { AgentEvent, AgentMessage, AgentSessionEvent, AssistantMessage, BashExecutionMessage, UserContent, UserMessage } from "../shared/types.js";
 import { isContextOverflow } from "./compaction/overflow.js";
 import type { Compactor } from "./compactor.js";
 import type { Conversation } from "./conversation.js";
@@ -36,6 +36,10 @@ export interface RunPipelineOptions {
   /** Whether a run is in flight (user bash records wait for it to end). */
   isBusy(): boolean;
   emit(event: AgentSessionEvent): void;
+  /** A user message entered the context and was recorded as entry `entryId` (file checkpoints). */
+  onUserMessage?(entryId: string, message: UserMessage): void;
+  /** Awaited before each tool call executes (file checkpoints). */
+  beforeTool?(): Promise<void>;
 }
 
 export class RunPipeline {
@@ -82,6 +86,8 @@ export class RunPipeline {
   private loopConfig(apiKey: string | undefined): AgentLoopConfig {
     const { hooks, extras, queues, settings, tools } = this.o;
     const extensionsOn = hooks.hasExtensions();
+    const beforeTool = this.o.beforeTool;
+    const wrap: AgentLoopConfig["wrapToolExecution"] = extensionsOn ? (call, tool, run) => hooks.wrapToolExecution(call, tool, run) : undefined;
     return {
       stream: this.o.stream,
       getCwd: () => this.o.cwd,
@@ -100,7 +106,7 @@ export class RunPipeline {
       pollSteering: () => queues.pollSteering(),
       pollFollowUps: () => queues.pollFollowUps(),
       getInterruptMode: () => settings.interruptMode,
-      wrapToolExecution: extensionsOn ? (call, tool, run) => hooks.wrapToolExecution(call, tool, run) : undefined,
+      wrapToolExecution: beforeTool ? async (call, tool, run) => (await beforeTool(), wrap ? wrap(call, tool, run) : run()) : wrap,
       onAssistantUpdate: (e) => extras.onAssistantUpdate(e),
     };
   }
@@ -111,6 +117,7 @@ export class RunPipeline {
     const reply = event.type === "message_end" && event.message.role === "assistant" ? event.message : undefined;
     if (reply) this.o.retry.explainNoWait(reply);
     if (event.type === "message_end") this.conversation.persist(event.message);
+    if (event.type === "message_end" && event.message.role === "user" && event.message.attribution === "user") this.userMessageRecorded(event.message);
     if (reply) this.o.extras.onAssistantEnd(reply);
     this.o.hooks.forward(event);
     this.o.emit(event);
@@ -147,6 +154,11 @@ export class RunPipeline {
     if (last?.role === "assistant" && last.stopReason === "error") return { kind: "stop" };
     const prompts = q.hasSteering ? q.pollSteering() : q.pollFollowUps();
     return { kind: "continue", prompts };
+  }
+
+  private userMessageRecorded(message: UserMessage): void {
+    const entry = this.conversation.log.leafId ? this.conversation.log.getEntry(this.conversation.log.leafId) : undefined;
+    if (entry?.type === "message" && entry.message.role === "user") this.o.onUserMessage?.(entry.id, message);
   }
 
   // ── user bash records ───────────────────────────────────────────────────────

@@ -107,6 +107,12 @@ export const SESSION_EVENT_SCHEMAS = [
     "Incomplete todos: a reminder run starts.",
   ),
   event("todo_auto_clear", {}, "A finished todo was auto-removed."),
+  event(
+    "checkpoint_created",
+    { checkpointId: Str, entryId: Str, kind: literals(["prompt", "restore"]) },
+    "A file checkpoint was recorded: before a user message's tools (entryId: that message) or before a restore (entryId: the leaf then).",
+  ),
+  event("checkpoint_notice", { message: Str }, "File checkpoints stopped for this session (the folder holds too many files) or pruning failed."),
 ] as const;
 
 export const AgentEventSchema = Type.Union([...AGENT_EVENT_SCHEMAS]);
