@@ -60,7 +60,7 @@ describe("file checkpoints in a session", () => {
     expect(t.toolLog).toEqual(["put after 1 checkpoints", "put after 2 checkpoints"]);
     const created = t.events.filter((e) => e.type === "checkpoint_created");
     expect(created).toHaveLength(2);
-    const list = t.session.checkpoints.list();
+    const list = await t.session.checkpoints.list();
     expect(list.map((c) => [c.kind, c.prompt])).toEqual([
       ["prompt", "first prompt"],
       ["prompt", "second prompt"],
@@ -91,7 +91,7 @@ describe("file checkpoints in a session", () => {
     expect(existsSync(path.join(t.cwd, "a.txt"))).toBe(false);
     expect(readFileSync(path.join(t.cwd, "keep.txt"), "utf8")).toBe("keep");
     expect(t.session.history.messages).toEqual([]);
-    const kinds = t.session.checkpoints.list().map((c) => c.kind);
+    const kinds = (await t.session.checkpoints.list()).map((c) => c.kind);
     expect(kinds).toEqual(["prompt", "prompt", "restore", "restore"]);
 
     // the next prompt continues from there
@@ -114,9 +114,9 @@ describe("file checkpoints in a session", () => {
     const handle = t.session.prompt("hang");
     await handle.accepted;
     while (!t.events.some((e) => e.type === "checkpoint_created")) await new Promise((r) => setTimeout(r, 5));
-    await expect(t.session.checkpoints.restore(t.session.checkpoints.list()[0].checkpointId)).rejects.toThrow(/while a run is active: abort it first/);
+    await expect(t.session.checkpoints.restore((await t.session.checkpoints.list())[0].checkpointId)).rejects.toThrow(/while a run is active: abort it first/);
     await t.session.abort();
-    const [cp] = t.session.checkpoints.list();
+    const [cp] = await t.session.checkpoints.list();
     await expect(t.session.checkpoints.restore(cp.checkpointId, "files", ["../outside"])).rejects.toThrow(/outside the working folder/);
   });
 
@@ -125,7 +125,7 @@ describe("file checkpoints in a session", () => {
     expect(await t.session.checkpoints.state()).toEqual({ enabled: false, reason: "git was not found on PATH" });
     await t.session.prompt("go").done;
     expect(readFileSync(path.join(t.cwd, "a.txt"), "utf8")).toBe("one");
-    expect(t.session.checkpoints.list()).toEqual([]);
+    expect(await t.session.checkpoints.list()).toEqual([]);
     await expect(t.session.checkpoints.diff("0123456789abcdef")).rejects.toThrow(/File checkpoints are off: git was not found on PATH/);
   });
 

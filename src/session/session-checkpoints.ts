@@ -98,9 +98,9 @@ export class SessionCheckpoints {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  /** `get_checkpoints`: the checkpoints recorded in the session file, oldest first. */
-  list(): CheckpointItem[] {
-    // A checkpoint still being taken is not listed yet (`checkpoint_created` announces it).
+  /** `get_checkpoints`: the checkpoints recorded in the session file, oldest first (once those under way are taken). */
+  async list(): Promise<CheckpointItem[]> {
+    await this.beforeTool();
     return this.records().map(({ checkpointId, entryId, createdAt, prompt, kind }) => ({ checkpointId, entryId, createdAt, prompt, kind }));
   }
 
