@@ -106,6 +106,25 @@ describe("file checkpoints in a session", () => {
     expect(JSON.stringify(t.session.history.messages)).toContain("second prompt");
   });
 
+  it("steering and follow-up messages that join a run get their own checkpoint, before the tools after them", async () => {
+    const t = setup([write("c1", "a.txt", "one"), write("c2", "b.txt", "two"), text("done"), write("c3", "c.txt", "three"), text("all done")]);
+    let queued = false;
+    t.session.subscribe((e) => {
+      if (e.type === "tool_execution_start" && !queued) {
+        queued = true;
+        t.session.steer("also b");
+        t.session.followUp("then c");
+      }
+    });
+    await t.session.prompt("write a").done;
+    const list = await t.session.checkpoints.list();
+    expect(list.map((c) => c.prompt)).toEqual(["write a", "also b", "then c"]);
+    expect(t.toolLog).toEqual(["put after 1 checkpoints", "put after 2 checkpoints", "put after 3 checkpoints"]);
+    // the steer's checkpoint holds a.txt but not b.txt
+    const d = await t.session.checkpoints.diff(list[1].checkpointId, list[2].checkpointId);
+    expect(d.files.map((f) => `${f.status} ${f.path}`)).toEqual(["added b.txt"]);
+  });
+
   it("fails clearly for unknown ids, bad modes, paths outside the cwd and during a run", async () => {
     const t = setup([{ steps: [{ hang: true }] }]);
     await expect(t.session.checkpoints.restore("0123456789abcdef")).rejects.toThrow(/Unknown checkpoint: 0123456789abcdef/);
