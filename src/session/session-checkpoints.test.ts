@@ -38,13 +38,13 @@ function putTool(cwd: string, seen: AgentSessionEvent[], log: string[]): Tool {
   };
 }
 
-function setup(replies: Reply[], opts: { enabled?: boolean; pathEnv?: string } = {}) {
+function setup(replies: Reply[], opts: { enabled?: boolean; pathEnv?: string; maxFiles?: number } = {}) {
   const cwd = tempDir("pith-cp-cwd-");
   const home = tempDir("pith-cp-home-");
   const { stream, calls } = scriptedStream(replies);
   const events: AgentSessionEvent[] = [];
   const toolLog: string[] = [];
-  const settings = testSettings((s) => (s.fileCheckpoints = { enabled: opts.enabled ?? true, maxFileBytes: 1024, maxFiles: 1000, retentionDays: 14 }));
+  const settings = testSettings((s) => (s.fileCheckpoints = { enabled: opts.enabled ?? true, maxFileBytes: 1024, maxFiles: opts.maxFiles ?? 1000, retentionDays: 14 }));
   const t = testSession({ stream, cwd, settings, tools: [putTool(cwd, events, toolLog)], extra: { pithHome: home, pathEnv: opts.pathEnv ?? process.env.PATH } });
   t.session.subscribe((e) => events.push(e));
   return { ...t, cwd, home, calls, events, toolLog };
@@ -146,6 +146,19 @@ describe("file checkpoints in a session", () => {
     expect(readFileSync(path.join(t.cwd, "a.txt"), "utf8")).toBe("one");
     expect(await t.session.checkpoints.list()).toEqual([]);
     await expect(t.session.checkpoints.diff("0123456789abcdef")).rejects.toThrow(/File checkpoints are off: git was not found on PATH/);
+  });
+
+  it("a folder with more than maxFiles files: one checkpoint_notice, then off (get_state says why); the run goes on", async () => {
+    const t = setup([write("c1", "a.txt", "one"), text("ok")], { maxFiles: 2 });
+    for (const f of ["x", "y", "z"]) writeFileSync(path.join(t.cwd, f), f);
+    await t.session.prompt("go").done;
+    await t.session.checkpoints.list();
+    const notices = t.events.filter((e) => e.type === "checkpoint_notice");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ message: expect.stringContaining("more than 2 files") });
+    expect(readFileSync(path.join(t.cwd, "a.txt"), "utf8")).toBe("one");
+    expect(await t.session.checkpoints.list()).toEqual([]);
+    expect(await t.session.checkpoints.state()).toEqual({ enabled: false, reason: expect.stringContaining("raise fileCheckpoints.maxFiles") });
   });
 
   it("is off by default and spawns nothing", async () => {

@@ -76,8 +76,8 @@ export class SessionCheckpoints {
   /** The `fileCheckpoints` view of get_state (waits for the git probe when one is under way). */
   async state(): Promise<CheckpointFeatureState> {
     const store = this.offReason ? undefined : await this.start();
-    const off = this.offReason ?? (store?.status().enabled === false ? (store.status() as { reason: string }).reason : undefined);
-    return off ? { enabled: false, reason: off } : { enabled: true };
+    if (this.offReason || !store) return { enabled: false, reason: this.offReason ?? "unknown reason" };
+    return store.status();
   }
 
   /**
