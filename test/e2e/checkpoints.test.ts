@@ -216,6 +216,25 @@ describe("file checkpoints end to end", () => {
     expect((await ok(second, { type: "get_checkpoints" })).checkpoints.map((c: any) => c.checkpointId)).toContain(cp.checkpointId);
   }, 120_000);
 
+  it("a checkpoint whose files are gone (another PITH_HOME, as after pruning) fails clearly and changes nothing", async () => {
+    const cwd = tempDir("pith-cp-pruned-");
+    const sessions = tempDir("pith-cp-sessions-");
+    writeFileSync(path.join(cwd, "a.txt"), "original\n");
+    const first = await start({ cwd, pithHome: tempDir("pith-cp-home-"), args: ["--session-dir", sessions] });
+    llm.enqueue({ toolCalls: [{ id: "w", name: "write", arguments: { path: "a.txt", content: "changed\n" } }] }, { text: "done" });
+    await first.promptAndWait("change a", {}, 60_000);
+    const [cp] = (await ok(first, { type: "get_checkpoints" })).checkpoints;
+    expect(await first.close()).toBe(0);
+    const second = await start({ cwd, pithHome: tempDir("pith-cp-home-"), args: ["--session-dir", sessions, "--continue"] });
+    const before = manifest(cwd);
+    for (const cmd of [{ type: "restore_checkpoint", checkpointId: cp.checkpointId, mode: "both" }, { type: "diff_checkpoint", checkpointId: cp.checkpointId }]) {
+      const res = await second.request(cmd, 60_000);
+      expect(res).toMatchObject({ success: false, error: `Checkpoint ${cp.checkpointId} is no longer available: its files were pruned` });
+    }
+    expect(manifest(cwd)).toEqual(before);
+    expect(JSON.stringify((await ok(second, { type: "get_messages" })).messages)).toContain("change a");
+  }, 120_000);
+
   it("two sessions in one folder take checkpoints at the same time without errors", async () => {
     const cwd = tempDir("pith-cp-two-");
     const home = tempDir("pith-cp-home-");
