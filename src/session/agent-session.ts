@@ -143,6 +143,7 @@ export class AgentSession {
       pathEnv: o.pathEnv,
       conversation: this.conversation,
       isBusy: () => this.isStreaming,
+      exclusive: (work) => this.runs.busy(work),
       emit,
       log: o.log,
     });

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { scriptedStream, type Reply } from "../agent/test-support.js";
 import type { AgentSessionEvent } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
+import { BUSY_ERROR } from "./index.js";
 import { testSession, testSettings } from "./test-support.js";
 
 const text = (t: string): Reply => ({ steps: [{ text: t }] });
@@ -137,6 +138,11 @@ describe("file checkpoints in a session", () => {
     await t.session.abort();
     const [cp] = await t.session.checkpoints.list();
     await expect(t.session.checkpoints.restore(cp.checkpointId, "files", ["../outside"])).rejects.toThrow(/outside the working folder/);
+    // a prompt while a restore is under way is refused like one during a run
+    const restoring = t.session.checkpoints.restore(cp.checkpointId);
+    await expect(t.session.prompt("during restore").accepted).rejects.toThrow(BUSY_ERROR);
+    await restoring;
+    expect(t.session.isStreaming).toBe(false);
   });
 
   it("is off when git is not on the PATH, says why, and prompts still work", async () => {

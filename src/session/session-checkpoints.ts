@@ -54,6 +54,8 @@ export interface SessionCheckpointsOptions {
   pathEnv: string | undefined;
   conversation: Conversation;
   isBusy(): boolean;
+  /** Runs `work` with the session marked busy (a prompt meanwhile is refused or queued, as during a run). */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   emit(event: AgentSessionEvent): void;
   log(message: string): void;
 }
@@ -125,6 +127,10 @@ export class SessionCheckpoints {
       throw new PithError("invalid_request", 'Invalid "paths": expected an array of strings');
     }
     if (this.o.isBusy()) throw new PithError("busy", "Cannot restore a checkpoint while a run is active: abort it first");
+    return this.o.exclusive(() => this.restoreNow(checkpointId, mode, paths as string[] | undefined));
+  }
+
+  private async restoreNow(checkpointId: unknown, mode: RestoreMode, paths: string[] | undefined): Promise<RestoreCheckpointResult> {
     const store = await this.requireStore();
     await this.beforeTool();
     const target = this.find(checkpointId, "checkpointId");
@@ -143,7 +149,7 @@ export class SessionCheckpoints {
       undo = taken;
       result = { restored: [], deleted: [], skipped: [], failed: [], undoCheckpointId: taken.checkpointId };
     } else {
-      const applied = await store.restore(ref(target), { sessionId, paths: paths as string[] | undefined });
+      const applied = await store.restore(ref(target), { sessionId, paths });
       undo = applied.undoCheckpoint;
       result = { restored: applied.restored, deleted: applied.deleted, skipped: applied.skipped, failed: applied.failed, undoCheckpointId: applied.undoCheckpointId };
     }
