@@ -312,7 +312,7 @@ export class AgentSession {
   async close(): Promise<void> {
     this.bash.abort();
     await this.abort();
-    await this.checkpoints.beforeTool();
+    await this.checkpoints.settle();
     this.conversation.todos.dispose();
     this.conversation.log.close();
   }

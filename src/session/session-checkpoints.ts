@@ -14,6 +14,8 @@ import type { SessionEntry } from "./store/entry-types.js";
 export const CHECKPOINT_ENTRY_TYPE = "pith.checkpoint";
 /** `get_checkpoints`' `prompt` is the message cut to this many characters. */
 const PROMPT_CHARS = 200;
+/** How long closing the session waits for a checkpoint under way (a git run may take up to its own 120 s timeout). */
+const CLOSE_WAIT_MS = 10_000;
 
 export type CheckpointKindName = "prompt" | "restore";
 
@@ -98,6 +100,17 @@ export class SessionCheckpoints {
   /** Resolves once every checkpoint started so far is taken (or failed): tools may change files. */
   async beforeTool(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** Before the session file closes: lets checkpoints under way be recorded, waiting at most `maxMs`. */
+  async settle(maxMs = CLOSE_WAIT_MS): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)));
+    try {
+      await Promise.race([this.beforeTool(), limit]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** `get_checkpoints`: the checkpoints recorded in the session file, oldest first (once those under way are taken). */
