@@ -26,7 +26,7 @@ function fileDir(root: string, n: number): string {
   return join(root, `pkg${d % 10}`, `mod${d}`);
 }
 
-async function generateProject(root: string): Promise<void> {
+export async function generateProject(root: string): Promise<void> {
   await writeFile(join(root, ".gitignore"), "dist/\n*.log\n");
   const jobs: Array<[string, string]> = [];
   for (let n = 0; n < FILES; n++) {
@@ -45,7 +45,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - t0, value];
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function changeFiles(project: string, round: number): Promise<void> {
   for (let k = 0; k < 5; k++) {

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { benchAcpStartup } from "./acp-startup.js";
 import { benchCheckpoints } from "./checkpoints-bench.js";
+import { benchCheckpointPrompts } from "./checkpoints-prompt.js";
 import { benchGrepFind } from "./tools-bench.js";
 import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
 import { Results } from "./lib/table.js";
@@ -86,6 +87,8 @@ async function main(): Promise<void> {
   if (!only || "checkpoint 5,000 files".includes(only)) {
     log("file checkpoints of 5,000 files (pith's engine, in-process, real git)...");
     for (const f of await benchCheckpoints(process.env.PATH)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 1 }], { values: { [f.figure]: f.value } });
+    log("file checkpoints through the CLI: time added to the first token (5,000 files)...");
+    for (const f of await benchCheckpointPrompts(log)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 1 }], { values: { [f.figure]: f.value } });
   }
   const took = Math.round((performance.now() - started) / 1000);
   process.stdout.write(`\npith vs pi 0.73.1 · ${cpus().length} cores · node ${process.version} · load avg ${load} at start · \`node -e 0\` ${Math.round(baseline)} ms · medians · took ${took} s\n\n`);

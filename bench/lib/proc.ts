@@ -33,6 +33,8 @@ export class AgentProc {
   readonly times: number[] = [];
   stdoutBytes = 0;
   updateFrames = 0;
+  /** performance.now() of the first message_update since the caller last cleared it. */
+  firstUpdateAt: number | undefined;
   exit: { code: number | null; signal: string | null } | undefined;
   private stderrTail = "";
   private carry: Buffer | undefined;
@@ -80,6 +82,7 @@ export class AgentProc {
   private onLine(buf: Buffer, start: number, end: number): void {
     if (end - start > UPDATE_PREFIX.length && buf.toString("latin1", start, start + UPDATE_PREFIX.length) === UPDATE_PREFIX) {
       this.updateFrames++;
+      this.firstUpdateAt ??= performance.now();
       return;
     }
     const line = buf.toString("utf8", start, end).trim();

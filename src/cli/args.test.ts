@@ -19,13 +19,14 @@ describe("parseArgs", () => {
       "--cwd", "/w", "--tools", "read, bash", "--no-tools", "-e", "x.ts", "--extension=y.ts", "--no-extensions",
       "--system-prompt", "sys", "--append-system-prompt", "a1", "--append-system-prompt", "a2", "--delta-streaming",
       "--provider-session-id", "cache-1", "--no-rules", "--no-skills", "--no-title", "--no-themes", "--version", "--help",
+      "--file-checkpoints",
     ]);
     expect(args).toEqual({
       mode: "rpc", print: false, provider: "anthropic", model: "claude-x", models: ["a", "b", "c"], thinking: "high",
       apiKey: "k", noSession: true, session: "s1", continue: true, sessionDir: "/d", cwd: "/w", tools: ["read", "bash"],
       noTools: true, extensions: ["x.ts", "y.ts"], noExtensions: true, systemPrompt: "sys", appendSystemPrompt: ["a1", "a2"],
       deltaStreaming: true, providerSessionId: "cache-1", noRules: true, noSkills: true, noTitle: true, noThemes: true,
-      version: true, help: true, messages: [], fileArgs: [],
+      fileCheckpoints: true, version: true, help: true, messages: [], fileArgs: [],
     });
   });
 

@@ -36,6 +36,8 @@ export interface ParsedArgs {
   heartbeat?: number;
   /** Provider-side session id: the prompt-cache key of every model request (default: the session id). */
   providerSessionId?: string;
+  /** Take a checkpoint of the cwd per user message (sets fileCheckpoints.enabled). */
+  fileCheckpoints: boolean;
   /** Load no TTSR rule files. */
   noRules: boolean;
   /** Load no skills (pith loads none: accepted for the launchers that pass it). */
@@ -98,6 +100,7 @@ const FLAGS: Record<string, Flag> = {
   // Flags the reference's and pi's RPC launchers pass (README, "Launcher flags").
   "--provider-session-id": (a, take) => (a.providerSessionId = take()),
   "--no-rules": (a) => (a.noRules = true),
+  "--file-checkpoints": (a) => (a.fileCheckpoints = true),
   "--no-skills": (a) => (a.noSkills = true),
   "--no-title": (a) => (a.noTitle = true),
   "--no-themes": (a) => (a.noThemes = true),
@@ -117,6 +120,7 @@ function emptyArgs(): ParsedArgs {
     appendSystemPrompt: [],
     deltaStreaming: false,
     noRules: false,
+    fileCheckpoints: false,
     noSkills: false,
     noTitle: false,
     noThemes: false,
@@ -241,6 +245,8 @@ Tools, extensions, prompt:
   --heartbeat <ms>                   RPC: a heartbeat frame every <ms> (0 = off; set_heartbeat changes it)
   --provider-session-id <id>         provider-side session id: the prompt-cache key (default: session id)
   --no-rules                         load no TTSR rule files
+  --file-checkpoints                 checkpoint the cwd before each user message's tools run
+                                     (get_checkpoints, diff_checkpoint, restore_checkpoint; needs git)
   --no-skills                        load no skills (pith loads none; accepted for launchers)
   --no-title                         never send setTitle UI requests
   --no-themes                        accepted for pi launchers; no effect (a note on stderr)

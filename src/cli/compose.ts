@@ -59,6 +59,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   });
   const sessionSettings: SessionSettings = toSessionSettings(settings);
   if (args.noRules) sessionSettings.ttsr.enabled = false;
+  if (args.fileCheckpoints && sessionSettings.fileCheckpoints) sessionSettings.fileCheckpoints.enabled = true;
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
   const storage = createJsonlStorage();
   const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));
@@ -95,6 +96,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     tempDir,
     childEnv,
     providerSessionId: args.providerSessionId,
+    pathEnv: e.env.PATH,
     log: e.log,
   });
   return { session, registry, pithHome };

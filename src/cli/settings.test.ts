@@ -102,6 +102,14 @@ describe("settings", () => {
     expect(() => loadSettings({ ...files([1]), warn: () => {} })).toThrow(/expected a JSON object/);
   });
 
+  it("fileCheckpoints: off by default with the issue's limits; validated; passed to the session", () => {
+    expect(defaultSettings().fileCheckpoints).toEqual({ enabled: false, maxFileBytes: 10 * 1024 * 1024, maxFiles: 50_000, retentionDays: 14 });
+    const on = loadSettings({ ...files({ fileCheckpoints: { enabled: true, retentionDays: 3 } }), warn: () => {} });
+    expect(toSessionSettings(on).fileCheckpoints).toEqual({ enabled: true, maxFileBytes: 10 * 1024 * 1024, maxFiles: 50_000, retentionDays: 3 });
+    expect(() => loadSettings({ ...files({ fileCheckpoints: { maxFiles: 0 } }), warn: () => {} })).toThrow(/fileCheckpoints\.maxFiles .*a positive number/);
+    expect(() => loadSettings({ ...files({ fileCheckpoints: { enabled: "yes" } }), warn: () => {} })).toThrow(/fileCheckpoints\.enabled/);
+  });
+
   it("mergeSettings does not modify its inputs", () => {
     const base = defaultSettings();
     const merged = mergeSettings(base, { retry: { enabled: false } });

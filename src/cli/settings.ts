@@ -27,6 +27,7 @@ export interface Settings {
   shellPath?: string;
   shellCommandPrefix?: string;
   extensions: string[];
+  fileCheckpoints: NonNullable<SessionSettings["fileCheckpoints"]>;
 }
 
 export function defaultSettings(): Settings {
@@ -54,6 +55,7 @@ export function defaultSettings(): Settings {
     bash: { environment: {} },
     tools: { env: { exclude: [], passthrough: [] } },
     extensions: [],
+    fileCheckpoints: { enabled: false, maxFileBytes: 10 * 1024 * 1024, maxFiles: 50_000, retentionDays: 14 },
   };
 }
 
@@ -70,6 +72,7 @@ const str: Leaf = { check: (v) => typeof v === "string", expected: "a string" };
 const bool: Leaf = { check: (v) => typeof v === "boolean", expected: "true or false" };
 const num: Leaf = { check: (v) => typeof v === "number" && Number.isFinite(v), expected: "a number" };
 const count: Leaf = { check: (v) => Number.isInteger(v) && (v as number) >= 0, expected: "a non-negative integer" };
+const positive: Leaf = { check: (v) => typeof v === "number" && Number.isFinite(v) && v > 0, expected: "a positive number" };
 const strings: Leaf = { check: (v) => Array.isArray(v) && v.every((s) => typeof s === "string"), expected: "an array of strings" };
 const stringMap: Leaf = {
   check: (v) => isObj(v) && Object.values(v).every((s) => typeof s === "string"),
@@ -139,6 +142,7 @@ const SPEC: Spec = {
   shellPath: str,
   shellCommandPrefix: str,
   extensions: strings,
+  fileCheckpoints: { enabled: bool, maxFileBytes: positive, maxFiles: positive, retentionDays: positive },
 };
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
@@ -260,5 +264,6 @@ export function toSessionSettings(settings: Settings): SessionSettings {
     bashEnvironment: { ...settings.bash.environment },
   };
   if (settings.shellPath !== undefined) out.shellPath = settings.shellPath;
+  out.fileCheckpoints = { ...settings.fileCheckpoints };
   return out;
 }

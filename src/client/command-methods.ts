@@ -157,4 +157,18 @@ export abstract class RpcCommands extends RpcConnection implements CommandMethod
   getIntegrations(): Promise<Data<"get_integrations">> {
     return this.request("get_integrations", {});
   }
+
+  // ── file checkpoints (pith extra) ─────────────────────────────────────────
+
+  getCheckpoints(): Promise<Data<"get_checkpoints">> {
+    return this.request("get_checkpoints", {});
+  }
+  /** From a checkpoint to the files now, or to `toCheckpointId`. */
+  diffCheckpoint(checkpointId: string, toCheckpointId?: string): Promise<Data<"diff_checkpoint">> {
+    return this.request("diff_checkpoint", { checkpointId, toCheckpointId });
+  }
+  /** `mode` default "files"; `paths` limits a files restore. Fails while a run is active. */
+  restoreCheckpoint(checkpointId: string, opts: { mode?: "files" | "conversation" | "both"; paths?: string[] } = {}): Promise<Data<"restore_checkpoint">> {
+    return this.request("restore_checkpoint", { checkpointId, mode: opts.mode, paths: opts.paths });
+  }
 }

@@ -120,6 +120,24 @@ export const COMMAND_SCHEMAS = {
   /** pith extra: answered without data; toggles delta-only `message_update` streaming. */
   set_delta_streaming: command("set_delta_streaming", { enabled: Type.Boolean() }, "Toggle delta-only streaming."),
   ...LIVENESS_COMMAND_SCHEMAS,
+  /** pith extra (file checkpoints): answered with `{checkpoints}`, oldest first. */
+  get_checkpoints: command("get_checkpoints", {}, "List the file checkpoints recorded in this session."),
+  /** pith extra: answered with `{files, patch, truncated}`. */
+  diff_checkpoint: command(
+    "diff_checkpoint",
+    { checkpointId: Type.String(), toCheckpointId: Type.Optional(Type.String()) },
+    "Files changed from a checkpoint to the files now (or to another checkpoint), with the unified diff.",
+  ),
+  /** pith extra: answered with `{restored, deleted, undoCheckpointId, skipped, failed}`; refused during a run. */
+  restore_checkpoint: command(
+    "restore_checkpoint",
+    {
+      checkpointId: Type.String(),
+      mode: Type.Optional(literals(["files", "conversation", "both"])),
+      paths: Type.Optional(Type.Array(Type.String())),
+    },
+    "Put files (and/or the conversation) back as they were at a checkpoint, after an undo checkpoint.",
+  ),
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

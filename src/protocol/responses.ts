@@ -69,6 +69,8 @@ export const RpcSessionStateSchema = Type.Object({
   todoPhases: Type.Array(TodoPhaseSchema),
   systemPrompt: Opt(Str),
   dumpTools: Opt(Type.Array(Type.Object({ name: Str, description: Str, parameters: Type.Unknown() }))),
+  /** pith: whether file checkpoints are taken, and why not (setting off, git missing, folder too big). */
+  fileCheckpoints: Opt(Type.Object({ enabled: Bool, reason: Opt(Str) })),
 });
 export type RpcSessionState = Static<typeof RpcSessionStateSchema>;
 
@@ -81,6 +83,23 @@ export const SlashCommandInfoSchema = Type.Object({
   source: literals(["extension", "prompt", "skill"]),
   location: Opt(Str),
   path: Opt(Str),
+});
+
+const CheckpointKind = literals(["prompt", "restore"]);
+export const CheckpointItemSchema = Type.Object({ checkpointId: Str, entryId: Str, createdAt: Str, prompt: Str, kind: CheckpointKind });
+export const CheckpointDiffSchema = Type.Object({
+  files: Type.Array(
+    Type.Object({ path: Str, status: literals(["added", "modified", "deleted"]), additions: Num, deletions: Num, binary: Opt(Type.Literal(true)) }),
+  ),
+  patch: Str,
+  truncated: Bool,
+});
+export const RestoreCheckpointResultSchema = Type.Object({
+  restored: Type.Array(Str),
+  deleted: Type.Array(Str),
+  undoCheckpointId: Str,
+  skipped: Type.Array(Type.Object({ path: Str, reason: Str })),
+  failed: Type.Array(Type.Object({ path: Str, error: Str })),
 });
 
 /** `data` of a successful response per command; `Type.Undefined()` = the key is absent. */
@@ -126,6 +145,9 @@ export const RESPONSE_DATA_SCHEMAS = {
   get_commands: Type.Object({ commands: Type.Array(SlashCommandInfoSchema) }),
   set_delta_streaming: Type.Undefined(),
   ...LIVENESS_RESPONSE_SCHEMAS,
+  get_checkpoints: Type.Object({ checkpoints: Type.Array(CheckpointItemSchema) }),
+  diff_checkpoint: CheckpointDiffSchema,
+  restore_checkpoint: RestoreCheckpointResultSchema,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;

@@ -58,6 +58,12 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   set_delta_streaming: { valid: { enabled: true }, bad: [{ enabled: "on" }, 'Invalid "enabled": expected boolean'] },
   set_heartbeat: { valid: { intervalMs: 1000 }, bad: [{ intervalMs: "1s" }, 'Invalid "intervalMs": expected number'] },
   get_integrations: { valid: {} },
+  get_checkpoints: { valid: {} },
+  diff_checkpoint: { valid: { checkpointId: "0123456789abcdef", toCheckpointId: "0123456789abcdee" }, bad: [{}, 'Invalid "checkpointId": expected string'] },
+  restore_checkpoint: {
+    valid: { checkpointId: "0123456789abcdef", mode: "both", paths: ["src"] },
+    bad: [{ checkpointId: "0123456789abcdef", mode: "all" }, 'Invalid "mode": expected one of "files", "conversation", "both"'],
+  },
 };
 
 describe("validateInbound: commands", () => {

@@ -74,6 +74,9 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   set_delta_streaming: { enabled: false },
   set_heartbeat: { intervalMs: 0 },
   get_integrations: {},
+  get_checkpoints: {},
+  diff_checkpoint: { checkpointId: "0123456789abcdef" },
+  restore_checkpoint: { checkpointId: "0123456789abcdef" },
 };
 
 describe("RpcServer over the memory transport", () => {

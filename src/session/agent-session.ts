@@ -20,6 +20,7 @@ import { MessageQueues, userMessage } from "./queues.js";
 import { RetryController } from "./retry-controller.js";
 import { RunController } from "./run-controller.js";
 import { RunPipeline } from "./run-pipeline.js";
+import { SessionCheckpoints } from "./session-checkpoints.js";
 import { SessionExtensions } from "./session-extensions.js";
 import { SessionHistory } from "./session-history.js";
 import { SessionModels } from "./session-models.js";
@@ -28,6 +29,7 @@ import { buildSessionState, type SessionState } from "./session-state.js";
 import { SessionTools, type TodoAccess } from "./session-tools.js";
 import type { SessionSettings } from "./settings.js";
 import type { SessionLog } from "./store/session-log.js";
+import { contentText } from "./store/message-text.js";
 import type { SessionStorage } from "./store/storage.js";
 import { TodoState } from "./todos/index.js";
 import { BUSY_ERROR, type PromptHandle, type PromptOptions } from "./types.js";
@@ -63,6 +65,8 @@ export interface AgentSessionOptions {
   providerSessionId?: string;
   /** Environment of the host's `bash` commands (credentials filtered out); default: pith's own. */
   childEnv?: Record<string, string>;
+  /** PATH searched for `git` when file checkpoints are on. */
+  pathEnv?: string;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }
@@ -81,6 +85,8 @@ export class AgentSession {
   readonly extensions: SessionExtensions;
   /** The host's own shell commands (`bash` / `abort_bash`). */
   readonly bash: UserBash;
+  /** File checkpoints of the cwd, one per user message (`fileCheckpoints.*`). */
+  readonly checkpoints: SessionCheckpoints;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
@@ -143,6 +149,18 @@ export class AgentSession {
       pithHome: o.pithHome,
       log: o.log,
     });
+    this.checkpoints = new SessionCheckpoints({
+      cwd: o.cwd,
+      pithHome: o.pithHome,
+      settings: settings.fileCheckpoints,
+      pathEnv: o.pathEnv,
+      conversation: this.conversation,
+      isBusy: () => this.isStreaming,
+      exclusive: (work) => this.runs.busy(work),
+      emit,
+      log: o.log,
+    });
+    const checkpointsOn = settings.fileCheckpoints?.enabled === true;
     this.pipeline = new RunPipeline({
       conversation: this.conversation,
       settings,
@@ -160,6 +178,8 @@ export class AgentSession {
       providerSessionId: o.providerSessionId,
       isBusy: () => this.isStreaming,
       emit,
+      onUserMessage: checkpointsOn ? (entryId, message) => this.checkpoints.onUserMessage(entryId, contentText(message.content)) : undefined,
+      beforeTool: checkpointsOn ? () => this.checkpoints.beforeTool() : undefined,
     });
     this.runs = new RunController({
       runLoop: (prompts, signal) => this.pipeline.runLoop(prompts, signal),
@@ -355,6 +375,7 @@ export class AgentSession {
   async close(): Promise<void> {
     this.bash.abort();
     await this.abort();
+    await this.checkpoints.settle();
     this.conversation.todos.dispose();
     this.conversation.log.close();
   }

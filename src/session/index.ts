@@ -12,7 +12,8 @@ export type { BashResult } from "./user-bash.js";
 export type { CycledModel } from "./session-models.js";
 export type { ExtensionBindings } from "./extension-host.js";
 export type { TodoAccess } from "./session-tools.js";
-export type { SessionSettings } from "./settings.js";
+export type { SessionSettings, FileCheckpointSettings } from "./settings.js";
+export type { CheckpointItem, CheckpointFeatureState, RestoreCheckpointResult, RestoreMode } from "./session-checkpoints.js";
 export type { QueueMode } from "./queues.js";
 
 // ── building a session ──

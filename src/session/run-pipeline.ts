@@ -5,7 +5,7 @@ import { runAgentLoop } from "../agent/loop.js";
 import type { AgentLoopConfig } from "../agent/types.js";
 import type { StreamFn } from "../providers/types.js";
 import { PithError } from "../shared/errors.js";
-import type { AgentEvent, AgentMessage, AgentSessionEvent, AssistantMessage, BashExecutionMessage, UserContent } from "../shared/types.js";
+import type { AgentEvent, AgentMessage, AgentSessionEvent, AssistantMessage, BashExecutionMessage, UserContent, UserMessage } from "../shared/types.js";
 import { isContextOverflow } from "./compaction/overflow.js";
 import type { Compactor } from "./compactor.js";
 import type { Conversation } from "./conversation.js";
@@ -43,6 +43,10 @@ export interface RunPipelineOptions {
   /** Whether a run is in flight (user bash records wait for it to end). */
   isBusy(): boolean;
   emit(event: AgentSessionEvent): void;
+  /** A user message entered the context and was recorded as entry `entryId` (file checkpoints). */
+  onUserMessage?(entryId: string, message: UserMessage): void;
+  /** Awaited before each tool call executes (file checkpoints). */
+  beforeTool?(): Promise<void>;
 }
 
 export class RunPipeline {
@@ -92,6 +96,8 @@ export class RunPipeline {
   private loopConfig(apiKey: string | undefined): AgentLoopConfig {
     const { hooks, extras, queues, settings, tools, tracker, structured } = this.o;
     const extensionsOn = hooks.hasExtensions();
+    const beforeTool = this.o.beforeTool;
+    const wrap: AgentLoopConfig["wrapToolExecution"] = extensionsOn ? (call, tool, run) => hooks.wrapToolExecution(call, tool, run) : undefined;
     return {
       stream: this.o.stream,
       getCwd: () => this.o.cwd,
@@ -111,7 +117,7 @@ export class RunPipeline {
       pollSteering: () => structured.consumed(tracker.consumed(queues.pollSteering())),
       pollFollowUps: () => structured.consumed(tracker.consumed(queues.pollFollowUps())),
       getInterruptMode: () => settings.interruptMode,
-      wrapToolExecution: extensionsOn ? (call, tool, run) => hooks.wrapToolExecution(call, tool, run) : undefined,
+      wrapToolExecution: beforeTool ? async (call, tool, run) => (await beforeTool(), wrap ? wrap(call, tool, run) : run()) : wrap,
       onAssistantUpdate: (e) => extras.onAssistantUpdate(e),
     };
   }
@@ -123,6 +129,7 @@ export class RunPipeline {
     const reply = event.type === "message_end" && event.message.role === "assistant" ? event.message : undefined;
     if (reply) this.o.retry.explainNoWait(reply);
     if (event.type === "message_end") this.conversation.persist(event.message);
+    if (event.type === "message_end" && event.message.role === "user" && event.message.attribution === "user") this.userMessageRecorded(event.message);
     if (reply) this.o.extras.onAssistantEnd(reply);
     this.o.hooks.forward(event);
     this.o.emit(event);
@@ -174,6 +181,11 @@ export class RunPipeline {
     if (event.type !== "agent_start" && event.type !== "turn_start" && event.type !== "agent_end") return event;
     const promptId = this.o.tracker.runPromptId;
     return promptId === undefined ? event : { ...event, promptId };
+  }
+
+  private userMessageRecorded(message: UserMessage): void {
+    const entry = this.conversation.log.leafId ? this.conversation.log.getEntry(this.conversation.log.leafId) : undefined;
+    if (entry?.type === "message" && entry.message.role === "user") this.o.onUserMessage?.(entry.id, message);
   }
 
   // ── user bash records ───────────────────────────────────────────────────────

@@ -41,4 +41,17 @@ export interface SessionSettings {
   /** Extra environment for bash commands. */
   bashEnvironment: Record<string, string>;
   shellPath?: string;
+  /** File checkpoints (issue 25); absent: off. */
+  fileCheckpoints?: FileCheckpointSettings;
+}
+
+/** `fileCheckpoints.*`: a checkpoint of the cwd per user message, in a shadow git repository. */
+export interface FileCheckpointSettings {
+  enabled: boolean;
+  /** Files larger than this many bytes are left out. */
+  maxFileBytes: number;
+  /** A folder with more files than this is not checkpointed (one notice). */
+  maxFiles: number;
+  /** Checkpoints older than this many days are pruned. */
+  retentionDays: number;
 }

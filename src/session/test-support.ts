@@ -9,7 +9,7 @@ import type { StreamFn } from "../providers/types.js";
 import type { AgentSessionEvent, Model } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
 import { TEST_MODEL } from "../agent/test-support.js";
-import { AgentSession, createJsonlStorage, type SessionSettings } from "./index.js";
+import { AgentSession, createJsonlStorage, type AgentSessionOptions, type SessionSettings } from "./index.js";
 
 /** The CLI's defaults as the session sees them, with `edit` applied. */
 export function testSettings(edit?: (s: SessionSettings) => void): SessionSettings {
@@ -47,6 +47,8 @@ export interface TestSessionOptions {
   model?: Model;
   tools?: Tool[];
   log?: (message: string) => void;
+  /** Any other AgentSession option (pithHome, pathEnv, ...). */
+  extra?: Partial<AgentSessionOptions>;
 }
 
 export interface TestSession {
@@ -77,6 +79,7 @@ export function testSession(o: TestSessionOptions): TestSession {
     initialThinkingLevel: "off",
     tempDir: tmpdir(),
     log: o.log ?? ((m) => logs.push(m)),
+    ...o.extra,
   });
   const events: AgentSessionEvent[] = [];
   session.subscribe((e) => events.push(e));

@@ -19,6 +19,7 @@ const LAZY = [
   "node_modules/diff/",
   "node_modules/picomatch/",
   "node_modules/ignore/",
+  "src/checkpoints/",
 ];
 
 /** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */

@@ -274,6 +274,29 @@ describe("RpcClient against dist/cli.js: host tools and dialogs", () => {
   });
 });
 
+describe("RpcClient against dist/cli.js: file checkpoints", () => {
+  it("lists, diffs and restores the checkpoint of a prompt, and undoes the restore", async () => {
+    const replies = [{ toolCalls: [{ name: "write", arguments: { path: "a.txt", content: "one" } }] }, { text: "Wrote it." }];
+    const { client, cwd } = await startPith(replies, ["--file-checkpoints"]);
+    expect((await client.getState()).fileCheckpoints).toEqual({ enabled: true });
+    const created: string[] = [];
+    client.on("checkpoint_created", (e) => created.push(e.checkpointId));
+    await client.promptAndWait("Write a.txt", { timeoutMs: 30_000 });
+    const { checkpoints } = await client.getCheckpoints();
+    expect(checkpoints.map((c) => [c.kind, c.prompt])).toEqual([["prompt", "Write a.txt"]]);
+    expect(created).toEqual([checkpoints[0].checkpointId]);
+    const diff = await client.diffCheckpoint(checkpoints[0].checkpointId);
+    expect(diff.files).toEqual([{ path: "a.txt", status: "added", additions: 1, deletions: 0 }]);
+    const restored = await client.restoreCheckpoint(checkpoints[0].checkpointId, { mode: "both" });
+    expect(restored.deleted).toEqual(["a.txt"]);
+    expect(existsSync(path.join(cwd, "a.txt"))).toBe(false);
+    expect((await client.getMessages()).messages).toEqual([]);
+    await client.restoreCheckpoint(restored.undoCheckpointId, { paths: ["a.txt"] });
+    expect(existsSync(path.join(cwd, "a.txt"))).toBe(true);
+    await expect(client.restoreCheckpoint("0123456789abcdef")).rejects.toBeInstanceOf(RpcError);
+  });
+});
+
 describe("RpcClient against dist/cli.js: state and session commands", () => {
   it("drives the getters, setters and mode commands", async () => {
     const { client, cwd } = await startPith([{ text: "x" }]);

@@ -129,3 +129,19 @@ class CommandsMixin:
 
     async def set_delta_streaming(self, enabled: bool) -> None:
         return await self.request("set_delta_streaming", enabled=enabled)
+
+    # ── file checkpoints (pith extra) ────────────────────────────────────────
+
+    async def get_checkpoints(self) -> Dict[str, Any]:
+        """``{checkpoints: [{checkpointId, entryId, createdAt, prompt, kind}]}``, oldest first."""
+        return await self.request("get_checkpoints")
+
+    async def diff_checkpoint(self, checkpoint_id: str, to_checkpoint_id: Optional[str] = None) -> Dict[str, Any]:
+        """``{files, patch, truncated}`` from a checkpoint to the files now (or to another checkpoint)."""
+        return await self.request("diff_checkpoint", checkpointId=checkpoint_id, toCheckpointId=to_checkpoint_id)
+
+    async def restore_checkpoint(
+        self, checkpoint_id: str, mode: Optional[str] = None, paths: Optional[List[str]] = None
+    ) -> Dict[str, Any]:
+        """``mode``: "files" (default), "conversation" or "both"; answers ``{restored, deleted, undoCheckpointId, ...}``."""
+        return await self.request("restore_checkpoint", checkpointId=checkpoint_id, mode=mode, paths=paths)

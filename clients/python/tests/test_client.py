@@ -336,6 +336,33 @@ class SessionCommandsTest(PithTestCase):
         compacted = await client.compact("keep it short")
         self.assertIn("Summary of the talk.", compacted["summary"])
 
+    async def test_file_checkpoints(self):
+        replies = [
+            {"toolCalls": [{"name": "write", "arguments": {"path": "a.txt", "content": "one"}}]},
+            {"text": "Wrote a.txt."},
+        ]
+        client = await self.start(replies, extra_args=("--file-checkpoints",))
+        self.assertEqual((await client.get_state())["fileCheckpoints"], {"enabled": True})
+        created = []
+        client.on("checkpoint_created", created.append)
+        await client.prompt_and_wait("Write a.txt", timeout=30)
+        checkpoints = (await client.get_checkpoints())["checkpoints"]
+        self.assertEqual([(c["kind"], c["prompt"]) for c in checkpoints], [("prompt", "Write a.txt")])
+        self.assertEqual([c["checkpointId"] for c in created], [checkpoints[0]["checkpointId"]])
+        diff = await client.diff_checkpoint(checkpoints[0]["checkpointId"])
+        self.assertEqual([(f["path"], f["status"]) for f in diff["files"]], [("a.txt", "added")])
+        self.assertIn("+one", diff["patch"])
+        restored = await client.restore_checkpoint(checkpoints[0]["checkpointId"], mode="both")
+        self.assertEqual(restored["deleted"], ["a.txt"])
+        self.assertFalse(os.path.exists(os.path.join(self.cwd, "a.txt")))
+        self.assertEqual((await client.get_messages())["messages"], [])
+        await client.restore_checkpoint(restored["undoCheckpointId"])
+        with open(os.path.join(self.cwd, "a.txt"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), "one")
+        with self.assertRaises(RpcError) as caught:
+            await client.restore_checkpoint("0123456789abcdef")
+        self.assertIn("Unknown checkpoint", str(caught.exception))
+
 
 class ShutdownTest(PithTestCase):
     async def test_clean_close(self):

@@ -28,6 +28,8 @@ export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Enviro
     log: e.log,
   });
   server.ready(VERSION);
+  // File checkpoints (when on) look for git now, after `ready`: the probe spawns `git --version`.
+  void session.checkpoints.start();
   // Live model discovery runs in the background; it never delays startup.
   session.models.trackDiscovery(registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`)));
   await attachExtensions(args, session, pithHome, e, server.extensionBindings);

@@ -6,9 +6,10 @@ import * as state from "./state.js";
 import * as tools from "./tools.js";
 import * as compat from "./compat.js";
 import * as liveness from "./liveness.js";
+import * as checkpoints from "./checkpoints.js";
 import type { CommandTable } from "./types.js";
 
-export const COMMANDS: CommandTable = { ...prompting, ...state, ...models, ...sessions, ...tools, ...compat, ...liveness };
+export const COMMANDS: CommandTable = { ...prompting, ...state, ...models, ...sessions, ...tools, ...compat, ...liveness, ...checkpoints };
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */
 export const CONTROL_COMMANDS: ReadonlySet<string> = new Set(["abort", "abort_bash", "abort_retry", "get_state", "set_heartbeat", "get_integrations"]);

@@ -1,9 +1,10 @@
 // get_state and the per-session switches (spec/protocol.md §3.8, §3.9, §3.17, §3.19, §3.20).
 import type { CommandHandler } from "./types.js";
 
-export const get_state: CommandHandler<"get_state"> = (_cmd, ctx) => ({
+export const get_state: CommandHandler<"get_state"> = async (_cmd, ctx) => ({
   ...ctx.session.getState(),
   deltaStreaming: ctx.framer.deltaOnly,
+  fileCheckpoints: await ctx.session.checkpoints.state(),
 });
 
 export const set_steering_mode: CommandHandler<"set_steering_mode"> = (cmd, ctx) => {

@@ -117,6 +117,12 @@ export const SESSION_EVENT_SCHEMAS = [
     "oh-my-pi: the session went quiet after activity (no run, retry wait, compaction or queued message).",
   ),
   event("agent_settled", {}, "pi's name for session_settled, written at the same moment."),
+  event(
+    "checkpoint_created",
+    { checkpointId: Str, entryId: Str, kind: literals(["prompt", "restore"]) },
+    "A file checkpoint was recorded: before a user message's tools (entryId: that message) or before a restore (entryId: the leaf then).",
+  ),
+  event("checkpoint_notice", { message: Str }, "File checkpoints stopped for this session (the folder holds too many files) or pruning failed."),
 ] as const;
 
 export const AgentEventSchema = Type.Union([...AGENT_EVENT_SCHEMAS]);
