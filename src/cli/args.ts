@@ -42,6 +42,8 @@ export interface ParsedArgs {
   noTitle: boolean;
   /** Display only (pith has no themes): accepted with a note on stderr. */
   noThemes: boolean;
+  /** `--sandbox`: the bubblewrap sandbox of bash commands (overrides the `sandbox.mode` setting). */
+  sandbox?: "off" | "workspace-write" | "read-only";
   version: boolean;
   help: boolean;
   /** Positional message arguments, in order. */
@@ -52,6 +54,7 @@ export interface ParsedArgs {
 
 const MODES: readonly Mode[] = ["rpc", "json", "print"];
 const THINKING: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const SANDBOX = ["off", "workspace-write", "read-only"] as const;
 
 type Flag = (args: ParsedArgs, take: () => string) => void;
 
@@ -82,6 +85,7 @@ const FLAGS: Record<string, Flag> = {
   "--system-prompt": (a, take) => (a.systemPrompt = take()),
   "--append-system-prompt": (a, take) => a.appendSystemPrompt.push(take()),
   "--delta-streaming": (a) => (a.deltaStreaming = true),
+  "--sandbox": (a, take) => (a.sandbox = oneOf("--sandbox", take(), SANDBOX)),
   // Flags the reference's and pi's RPC launchers pass (README, "Launcher flags").
   "--provider-session-id": (a, take) => (a.providerSessionId = take()),
   "--no-rules": (a) => (a.noRules = true),
@@ -223,6 +227,8 @@ Tools, extensions, prompt:
   --system-prompt <text|file>        replace the system prompt
   --append-system-prompt <text|file> append to the system prompt (repeatable)
   --delta-streaming                  RPC: stream every delta as its own message_update (pith extra)
+  --sandbox <off|workspace-write|read-only>
+                                     run bash commands under bubblewrap (default: setting sandbox.mode, off)
   --provider-session-id <id>         provider-side session id: the prompt-cache key (default: session id)
   --no-rules                         load no TTSR rule files
   --no-skills                        load no skills (pith loads none; accepted for launchers)

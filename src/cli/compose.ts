@@ -19,8 +19,9 @@ import {
 } from "../session/index.js";
 import { PithError } from "../shared/errors.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
-import { childEnvironment, createBuiltinTools, findOnPath, selectTools } from "../tools/index.js";
+import { childEnvironment, createBuiltinTools, createNodeExecOps, findOnPath, selectTools } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
+import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 
 export interface Environment {
@@ -51,6 +52,12 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     cliProvider: args.provider,
     cwd,
   });
+  const tempDir = path.join(tmpdir(), "pith");
+  mkdirSync(tempDir, { recursive: true });
+  // Refuses to start, before any session file is opened, when bubblewrap cannot sandbox here.
+  const sandboxMode = args.sandbox ?? settings.sandbox.mode;
+  const boxed: SessionSandboxSetup | undefined =
+    sandboxMode === "off" ? undefined : await setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, tempDir, bwrap: e.env.PITH_BWRAP || undefined });
   const sessionSettings: SessionSettings = toSessionSettings(settings);
   if (args.noRules) sessionSettings.ttsr.enabled = false;
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
@@ -62,8 +69,6 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   const contextFiles = await discoverContextFiles({ cwd, pithHome });
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
-  const tempDir = path.join(tmpdir(), "pith");
-  mkdirSync(tempDir, { recursive: true });
   const rgPath = findOnPath("rg", e.env.PATH);
   const scoped = (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m);
   // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
@@ -79,15 +84,17 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     sessionDir,
     createTools: (todos) => {
       const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
-      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv });
+      const exec = boxed ? createNodeExecOps({ env: childEnv, wrapCommand: boxed.sandbox.wrap }) : undefined;
+      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, exec, guardWrite: boxed?.guardWrite });
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
     initialModel: model,
     initialThinkingLevel: thinking,
     scopedModels: scoped,
-    tempDir,
+    tempDir: boxed?.shellDir ?? tempDir,
     childEnv,
+    sandbox: boxed?.sandbox,
     providerSessionId: args.providerSessionId,
     log: e.log,
   });

@@ -1,7 +1,7 @@
 // One client method per protocol command, grouped as protocol.md §3 groups them. Each sends the
 // command and resolves with its response `data`; `implements CommandMethods` makes a command
 // added to the protocol without a method here fail the typecheck.
-import type { RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
+import type { PermissionRulesInput, RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
 import type { ImageContent, ThinkingLevelInput, TodoPhase } from "../shared/types.js";
 import { RpcConnection } from "./connection.js";
 import type { CommandMethods, HostTool } from "./types.js";
@@ -145,5 +145,12 @@ export abstract class RpcCommands extends RpcConnection implements CommandMethod
   }
   setDeltaStreaming(enabled: boolean): Promise<Data<"set_delta_streaming">> {
     return this.request("set_delta_streaming", { enabled });
+  }
+
+  // ── permissions ───────────────────────────────────────────────────────────
+
+  /** Sets the session's permission mode and rule lists (each key given replaces that value); resolves with the state in force. */
+  setPermissions(rules: PermissionRulesInput): Promise<Data<"set_permissions">> {
+    return this.request("set_permissions", { rules });
   }
 }

@@ -1,7 +1,7 @@
 // Every inbound command (protocol.md §3, pi dialect §12.1, pith extras) as a TypeBox schema.
 // Each variant's doc comment says what answers it. Extra fields are ignored (objects stay open).
 import Type, { type Static, type TSchema } from "typebox";
-import { ImageContentSchema, ThinkingLevelInputSchema, literals } from "../shared/schema/index.js";
+import { ImageContentSchema, PermissionRulesInputSchema, ThinkingLevelInputSchema, literals } from "../shared/schema/index.js";
 
 /** A readable request id: echoed verbatim in the response. */
 export const RpcIdSchema = Type.Union([Type.String(), Type.Number()]);
@@ -114,6 +114,8 @@ export const COMMAND_SCHEMAS = {
   resume_session: command("resume_session", { sessionFile: Type.String() }, "pi dialect of switch_session."),
   /** pith extra: answered without data; toggles delta-only `message_update` streaming. */
   set_delta_streaming: command("set_delta_streaming", { enabled: Type.Boolean() }, "Toggle delta-only streaming."),
+  /** pith extra: answered with the PermissionState in force; bad rules fail naming each one. */
+  set_permissions: command("set_permissions", { rules: PermissionRulesInputSchema }, "Set the session's permission mode and rules."),
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

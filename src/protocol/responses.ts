@@ -4,6 +4,8 @@ import {
   AgentMessageSchema,
   CompactionResultSchema,
   ModelSchema,
+  PermissionStateSchema,
+  SandboxStateSchema,
   ThinkingLevelSchema,
   TodoPhaseSchema,
   literals,
@@ -62,6 +64,10 @@ export const RpcSessionStateSchema = Type.Object({
   todoPhases: Type.Array(TodoPhaseSchema),
   systemPrompt: Opt(Str),
   dumpTools: Opt(Type.Array(Type.Object({ name: Str, description: Str, parameters: Type.Unknown() }))),
+  /** pith: the permission mode and rules in force. */
+  permissions: Opt(PermissionStateSchema),
+  /** pith: the sandbox of the bash tool and command (`mode: "off"` when none). */
+  sandbox: Opt(SandboxStateSchema),
 });
 export type RpcSessionState = Static<typeof RpcSessionStateSchema>;
 
@@ -118,6 +124,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   clone: Cancelled,
   get_commands: Type.Object({ commands: Type.Array(SlashCommandInfoSchema) }),
   set_delta_streaming: Type.Undefined(),
+  set_permissions: PermissionStateSchema,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;

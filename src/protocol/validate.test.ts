@@ -56,6 +56,7 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   clone: { valid: {} },
   get_commands: { valid: {} },
   set_delta_streaming: { valid: { enabled: true }, bad: [{ enabled: "on" }, 'Invalid "enabled": expected boolean'] },
+  set_permissions: { valid: { rules: { mode: "ask-writes", allow: ["bash(npm test)"] } }, bad: [{ rules: { mode: "sometimes" } }, 'Invalid "rules.mode": expected one of "allow", "ask", "ask-writes", "read-only"'] },
 };
 
 describe("validateInbound: commands", () => {

@@ -72,6 +72,7 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   get_commands: {},
   resume_session: { sessionFile: "missing.jsonl" },
   set_delta_streaming: { enabled: false },
+  set_permissions: { rules: { deny: ["bash(rm -rf:*)"] } },
 };
 
 describe("RpcServer over the memory transport", () => {

@@ -10,6 +10,7 @@ import { parseFrame, type Transport } from "../transport/index.js";
 import { COMMANDS, CONTROL_COMMANDS, type CommandContext } from "./commands/index.js";
 import { EventFramer } from "./event-frames.js";
 import { createHostToolBridge, type HostToolBridge } from "./host-tools.js";
+import { createRpcPermissionAsker } from "./permission-asker.js";
 import { createRpcUiBridge, type RpcUiBridge } from "./ui-bridge.js";
 
 export interface RpcServerOptions {
@@ -61,6 +62,8 @@ export class RpcServer {
       onPromptError: (command, error) => this.framer.write({ type: "response", command, success: false, error }),
     };
     session.subscribe((event) => this.framer.push(event));
+    // Approval dialogs of the permission rules go to this host, extensions or not.
+    session.permissions.setAsker(createRpcPermissionAsker(this.ui));
   }
 
   /** The first frame of the process (design.md §4.2). */

@@ -6,6 +6,7 @@
 import type { ModelRegistry } from "../providers/models/registry.js";
 import type { StreamFn } from "../providers/types.js";
 import { PithError } from "../shared/errors.js";
+import type { SandboxStateWire } from "../shared/schema/index.js";
 import type { CompactionResult, Model, ThinkingLevel, UserContent } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
 import { Compactor } from "./compactor.js";
@@ -22,6 +23,7 @@ import { SessionExtensions } from "./session-extensions.js";
 import { SessionHistory } from "./session-history.js";
 import { SessionModels } from "./session-models.js";
 import { SessionModes } from "./session-modes.js";
+import { SessionPermissions } from "./session-permissions.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
 import { SessionTools, type TodoAccess } from "./session-tools.js";
 import type { SessionSettings } from "./settings.js";
@@ -59,9 +61,20 @@ export interface AgentSessionOptions {
   providerSessionId?: string;
   /** Environment of the host's `bash` commands (credentials filtered out); default: pith's own. */
   childEnv?: Record<string, string>;
+  /** The sandbox of the bash tool and the `bash` command (built by the composition root); absent: off. */
+  sandbox?: SessionSandbox;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }
+
+/** What the session needs of its sandbox: the state to show, the wrapper for `bash` commands, the clean-up. */
+export interface SessionSandbox {
+  readonly state: SandboxStateWire;
+  wrap(line: { file: string; args: string[] }, cwd: string): { file: string; args: string[] };
+  dispose(): Promise<void>;
+}
+
+const SANDBOX_OFF: SandboxStateWire = { mode: "off", network: false, writableRoots: [] };
 
 export class AgentSession {
   readonly cwd: string;
@@ -77,6 +90,8 @@ export class AgentSession {
   readonly extensions: SessionExtensions;
   /** The host's own shell commands (`bash` / `abort_bash`). */
   readonly bash: UserBash;
+  /** Permission mode and rules, "Allow always" rules, the approval dialog port. */
+  readonly permissions: SessionPermissions;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
@@ -87,9 +102,11 @@ export class AgentSession {
   private readonly compactor: Compactor;
   private readonly hooks: ExtensionHooks;
   private readonly pipeline: RunPipeline;
+  private readonly sandbox: SessionSandbox | undefined;
 
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
+    this.sandbox = o.sandbox;
     const settings = structuredClone(o.settings);
     this.settings = settings;
     const emit = (e: Parameters<EventHub["emit"]>[0]) => this.events.emit(e);
@@ -103,6 +120,7 @@ export class AgentSession {
       initialModel: o.initialModel,
       initialThinkingLevel: o.initialThinkingLevel,
     });
+    this.permissions = new SessionPermissions(settings.permissions, () => this.conversation.log, o.log);
     this.queues = new MessageQueues(settings);
     this.modes = new SessionModes(settings, this.queues);
     this.retry = new RetryController(() => settings.retry, emit);
@@ -140,6 +158,7 @@ export class AgentSession {
       hooks: this.hooks,
       tools: this.tools,
       models: this.models,
+      permissions: this.permissions,
       stream: o.stream,
       cwd: o.cwd,
       providerSessionId: o.providerSessionId,
@@ -161,6 +180,7 @@ export class AgentSession {
       replaceLog: (log) => {
         this.pipeline.forgetPendingBash();
         this.conversation.replaceLog(log);
+        this.permissions.reload();
       },
       clearQueues: () => this.queues.clear(),
       exportInfo: () => ({ systemPrompt: this.tools.systemPrompt(), tools: this.tools.active().map((t) => ({ name: t.name, description: t.description })) }),
@@ -173,6 +193,7 @@ export class AgentSession {
       tempDir: o.tempDir,
       runner,
       record: (m) => this.pipeline.recordBash(m),
+      wrapCommand: o.sandbox ? (line, dir) => o.sandbox!.wrap(line, dir) : undefined,
     });
     this.recordStartState();
   }
@@ -205,6 +226,8 @@ export class AgentSession {
       queuedMessageCount: this.queues.count,
       systemPrompt: this.tools.systemPrompt(),
       tools: this.tools.active(),
+      permissions: this.permissions.state(),
+      sandbox: this.sandbox ? structuredClone(this.sandbox.state) : SANDBOX_OFF,
     });
   }
 
@@ -294,6 +317,7 @@ export class AgentSession {
     await this.abort();
     this.conversation.todos.dispose();
     this.conversation.log.close();
+    await this.sandbox?.dispose();
   }
 
   // ── internals ─────────────────────────────────────────────────────────────

@@ -11,11 +11,13 @@ import type { Compactor } from "./compactor.js";
 import type { Conversation } from "./conversation.js";
 import { convertToLlm } from "./convert-to-llm.js";
 import type { ExtensionHooks } from "./extension-hooks.js";
+import { gateToolCall } from "./permission-gate.js";
 import type { PromptExtras } from "./prompt-extras.js";
 import { userMessage, type MessageQueues } from "./queues.js";
 import type { RetryController } from "./retry-controller.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionModels } from "./session-models.js";
+import type { SessionPermissions } from "./session-permissions.js";
 import type { SessionTools } from "./session-tools.js";
 import type { SessionSettings } from "./settings.js";
 
@@ -29,6 +31,8 @@ export interface RunPipelineOptions {
   hooks: ExtensionHooks;
   tools: SessionTools;
   models: SessionModels;
+  /** The permission check before every tool call (after the extension `tool_call` hooks). */
+  permissions: SessionPermissions;
   stream: StreamFn;
   cwd: string;
   /** `--provider-session-id`: the provider-side session / prompt-cache id; default: the session id. */
@@ -75,13 +79,14 @@ export class RunPipeline {
   async runLoop(prompts: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]> {
     const model = this.o.models.require();
     const apiKey = await this.o.models.apiKey(model.provider);
-    const config = this.loopConfig(apiKey);
+    const config = this.loopConfig(apiKey, signal);
     return runAgentLoop({ messages: this.conversation.messages, prompts, signal, emit: (e) => this.onAgentEvent(e) }, config);
   }
 
-  private loopConfig(apiKey: string | undefined): AgentLoopConfig {
-    const { hooks, extras, queues, settings, tools } = this.o;
+  private loopConfig(apiKey: string | undefined, signal: AbortSignal): AgentLoopConfig {
+    const { hooks, extras, queues, settings, tools, permissions } = this.o;
     const extensionsOn = hooks.hasExtensions();
+    const gate = { permissions, cwd: this.o.cwd, signal };
     return {
       stream: this.o.stream,
       getCwd: () => this.o.cwd,
@@ -100,7 +105,10 @@ export class RunPipeline {
       pollSteering: () => queues.pollSteering(),
       pollFollowUps: () => queues.pollFollowUps(),
       getInterruptMode: () => settings.interruptMode,
-      wrapToolExecution: extensionsOn ? (call, tool, run) => hooks.wrapToolExecution(call, tool, run) : undefined,
+      wrapToolExecution: (call, tool, run) => {
+        const gated = () => gateToolCall(gate, call, tool, run);
+        return extensionsOn ? hooks.wrapToolExecution(call, tool, gated) : gated();
+      },
       onAssistantUpdate: (e) => extras.onAssistantUpdate(e),
     };
   }
