@@ -6,6 +6,7 @@ import { fakeTool, scriptedStream, textOf, type Reply } from "../agent/test-supp
 import { createExtensionRuntime } from "../extensions/api.js";
 import { loadExtensionFactory, type LoadedExtensions } from "../extensions/loader.js";
 import { recordingUi } from "../extensions/test-support.js";
+import type { ExtensionAPI } from "../extensions/types.js";
 import type { ToolResultMessage } from "../shared/types.js";
 import type { PermissionRequest } from "./index.js";
 import { testSession, testSettings } from "./test-support.js";
@@ -33,7 +34,7 @@ describe("permission gate in a session", () => {
     const runtime = createExtensionRuntime(() => undefined);
     const loaded: LoadedExtensions = { runtime, extensions: [] };
     loaded.extensions.push(
-      await loadExtensionFactory("/guard.ts", (pi) => {
+      await loadExtensionFactory("/guard.ts", (pi: ExtensionAPI) => {
         pi.on("tool_call", (e) => {
           order.push(`hook ${e.toolCallId}`);
           return e.input.path === "blocked.txt" ? { block: true, reason: "the guard extension blocks it" } : undefined;
