@@ -24,6 +24,7 @@ let server: Server;
 let connections = 0;
 beforeAll(async () => {
   server = createServer((s) => {
+    s.on("error", () => undefined); // the probe exits right after connecting
     connections++;
     s.end("hello\n");
   });
@@ -152,6 +153,39 @@ describe.skipIf(!probe.ok)("sandbox: workspace-write", () => {
     const again = await p.request({ type: "bash", command: "pwd && echo $GREETING && cat f.txt" });
     expect(again.data.output).toContain(`sub\nhi\nmade\n`);
     expect(connections).toBe(0);
+    expect(await p.close()).toBe(0);
+  });
+});
+
+describe.skipIf(!probe.ok)("sandbox: settings and abort", () => {
+  it("sandbox.network and sandbox.writableRoots open exactly that; abort_bash still stops a sandboxed command", async () => {
+    const cwd = tempDir("pith-sbx-cwd-");
+    const extra = tempDir("pith-sbx-root-");
+    const other = tempDir("pith-sbx-other-");
+    mkdirSync(path.join(cwd, ".pith"));
+    writeFileSync(path.join(cwd, ".pith", "settings.json"), JSON.stringify({ sandbox: { mode: "workspace-write", network: true, writableRoots: [extra] } }));
+    const p = await Pith.start({ cwd, modelsJson: fakeModelsJson(llm.url), args: ARGS });
+    open.push(p);
+    expect((await p.request({ type: "get_state" })).data.sandbox).toEqual({ mode: "workspace-write", network: true, writableRoots: [extra] });
+    const before = connections;
+    const net = await p.request({ type: "bash", command: connectScript(port) });
+    expect(net.data.output).toContain("CONNECTED");
+    expect(connections).toBe(before + 1);
+    const root = await p.request({ type: "bash", command: `echo kept > ${extra}/r.txt && echo nope > ${other}/r.txt` });
+    expect(root.data.exitCode).not.toBe(0);
+    expect(readFileSync(path.join(extra, "r.txt"), "utf8")).toBe("kept\n");
+    expect(existsSync(path.join(other, "r.txt"))).toBe(false);
+    const from = p.frames.length;
+    p.send({ id: "long", type: "bash", command: "sleep 60" });
+    // abort_bash is a no-op until the command runs: repeat it until the command answers
+    let long: Frame | undefined;
+    const answered = p.waitFor((f) => f.type === "response" && f.id === "long", 30_000, from).then((f) => (long = f));
+    while (!long) {
+      expect((await p.request({ type: "abort_bash" })).success).toBe(true);
+      await Promise.race([answered, new Promise((r) => setTimeout(r, 200))]);
+    }
+    expect(long.data.cancelled).toBe(true);
+    expect(long.data.output).toContain("[Command cancelled]");
     expect(await p.close()).toBe(0);
   });
 });
