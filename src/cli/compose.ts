@@ -54,10 +54,12 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   });
   const tempDir = path.join(tmpdir(), "pith");
   mkdirSync(tempDir, { recursive: true });
-  // Refuses to start, before any session file is opened, when bubblewrap cannot sandbox here.
+  // The bubblewrap probe runs beside the rest of the set-up; pith refuses to start (before the
+  // session exists and `ready` is written) when bubblewrap cannot sandbox here.
   const sandboxMode = args.sandbox ?? settings.sandbox.mode;
-  const boxed: SessionSandboxSetup | undefined =
-    sandboxMode === "off" ? undefined : await setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, tempDir, bwrap: e.env.PITH_BWRAP || undefined });
+  const boxing: Promise<SessionSandboxSetup> | undefined =
+    sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, tempDir, bwrap: e.env.PITH_BWRAP || undefined });
+  boxing?.catch(() => undefined); // awaited below; a failure before that must not be unhandled
   const sessionSettings: SessionSettings = toSessionSettings(settings);
   if (args.noRules) sessionSettings.ttsr.enabled = false;
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
@@ -73,6 +75,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   const scoped = (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m);
   // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
   const childEnv = await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env });
+  const boxed = await boxing;
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome,
