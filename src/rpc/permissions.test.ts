@@ -106,6 +106,21 @@ describe("permissions over RPC", () => {
     );
   });
 
+  it("abort while a dialog is open closes it (cancel frame), denies the call and ends the run", async () => {
+    const h = start([call("e1", "edit", { path: "x" }), text("never")], { mode: "ask-writes" });
+    await ask(h.host, { id: "p", type: "prompt", message: "go" });
+    const d = await dialog(h.host);
+    await ask(h.host, { id: "a", type: "abort" });
+    const cancel = await h.host.waitFor((f) => f.method === "cancel");
+    expect(cancel.targetId).toBe(d.id);
+    const end = await h.host.waitFor((f) => f.type === "tool_execution_end");
+    expect(end).toMatchObject({ toolCallId: "e1", isError: true });
+    expect(h.tools[0].log).toEqual([]);
+    await h.host.waitFor((f) => f.type === "agent_end");
+    h.host.end();
+    await h.served;
+  });
+
   it("Allow always is recorded in the session file and restored by switch_session", async () => {
     const h = start([call("e1", "edit", { path: "src/a.ts" }), text("one"), call("e2", "edit", { path: "src/a.ts" }), text("two"), text("new"), call("e3", "edit", { path: "src/a.ts" }), text("three")], {
       mode: "ask-writes",
