@@ -2,6 +2,7 @@
 // first and pith refuses to start when it cannot sandbox (never a silent unsandboxed run); then
 // the session's private /tmp, its writable roots and a folder for the `bash` command's shell
 // state (bound writable at the same path, so the persistent shell works inside the sandbox).
+import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { prepareSandbox, probeSandbox, type Sandbox, type SandboxSettings } from "../policy/index.js";
@@ -24,6 +25,21 @@ export interface SandboxSetupOptions {
   bwrap?: string;
 }
 
+/** Folders of the sandboxes still set up: removed at exit even when pith is stopped by a signal. */
+const live = new Set<string>();
+
+/** Removes every sandbox folder still there (the process "exit" handler calls it). */
+export function removeSandboxFoldersSync(): void {
+  for (const dir of live) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // at exit there is no one left to tell: the folder stays in the OS temp folder
+    }
+  }
+  live.clear();
+}
+
 /** Throws a `config` PithError that says how to fix it when bubblewrap cannot sandbox here. */
 export async function setUpSandbox(settings: SandboxSettings, o: SandboxSetupOptions): Promise<SessionSandboxSetup> {
   const probe = await probeSandbox({ bwrap: o.bwrap, unshareNet: settings.network !== true });
@@ -36,6 +52,7 @@ export async function setUpSandbox(settings: SandboxSettings, o: SandboxSetupOpt
     await rm(shellDir, { recursive: true, force: true });
     throw err;
   }
+  live.add(sandbox.tmpDir).add(shellDir);
   return {
     sandbox: {
       state: sandbox.state,
@@ -43,6 +60,8 @@ export async function setUpSandbox(settings: SandboxSettings, o: SandboxSetupOpt
       dispose: async () => {
         await sandbox.dispose();
         await rm(shellDir, { recursive: true, force: true });
+        live.delete(sandbox.tmpDir);
+        live.delete(shellDir);
       },
     },
     guardWrite: (abs) => sandbox.guardWrite(abs),

@@ -3,7 +3,8 @@
 // edit/write tools refuse paths leading outside; read-only mode refuses every write; the
 // user `bash` command is sandboxed the same way. Skipped, with the reason printed, when
 // bubblewrap cannot run here. Refusing to start without bubblewrap is tested everywhere.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -187,6 +188,25 @@ describe.skipIf(!probe.ok)("sandbox: settings and abort", () => {
     expect(long.data.cancelled).toBe(true);
     expect(long.data.output).toContain("[Command cancelled]");
     expect(await p.close()).toBe(0);
+  });
+});
+
+describe.skipIf(!probe.ok)("sandbox: clean-up", () => {
+  it("the private /tmp and the shell-state folder are removed when pith ends, by EOF or by SIGTERM", async () => {
+    const sandboxDirs = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith("pith-sandbox-")));
+    for (const stop of ["eof", "sigterm"] as const) {
+      const before = sandboxDirs();
+      const p = await start("workspace-write");
+      await p.request({ type: "bash", command: "echo x > /tmp/scratch" });
+      const ours = [...sandboxDirs()].filter((n) => !before.has(n));
+      expect(ours.length).toBeGreaterThan(0);
+      if (stop === "eof") expect(await p.close()).toBe(0);
+      else {
+        p.child.kill("SIGTERM");
+        await p.exited;
+      }
+      for (const n of ours) expect(existsSync(path.join(tmpdir(), n)), `${stop}: ${n}`).toBe(false);
+    }
   });
 });
 
