@@ -8,6 +8,7 @@ import {
   deniedResultText,
   permissionDialog,
   readPermissionAnswer,
+  type PermissionAnswer,
   type PermissionCall,
   type PermissionDecision,
 } from "../policy/index.js";
@@ -50,11 +51,15 @@ export async function gateToolCall(g: GateContext, call: ToolCall, tool: Tool, r
   }
   if (decision.decision === "allow") return run();
   if (decision.decision === "deny") return denied(tool.name, decision.reason);
-  const dialog = await permissionDialog({ ...judged, toolCallId: call.id }, decision, g.cwd, { timeoutMs: p.timeoutMs });
-  const asker = p.dialogs;
-  const request = { title: dialog.title, options: dialog.options, timeout: dialog.timeout, permission: dialog.permission };
-  const reply = asker ? await asker.ask(request, g.signal) : "no-ui";
-  const answer = readPermissionAnswer(dialog, reply);
+  let answer: PermissionAnswer;
+  try {
+    const dialog = await permissionDialog({ ...judged, toolCallId: call.id }, decision, g.cwd, { timeoutMs: p.timeoutMs });
+    const asker = p.dialogs;
+    const request = { title: dialog.title, options: dialog.options, timeout: dialog.timeout, permission: dialog.permission };
+    answer = readPermissionAnswer(dialog, asker ? await asker.ask(request, g.signal) : "no-ui");
+  } catch (err) {
+    return denied(tool.name, `The approval dialog failed (${errorMessage(err)}), so the call was denied.`);
+  }
   if (answer.verdict === "deny") return denied(tool.name, answer.reason);
   if (answer.always) p.recordAllow(answer.rules);
   return run();

@@ -66,4 +66,11 @@ describe("permission gate in a session", () => {
       ["Permission denied: edit did not run. The call needs approval and there is no one to ask (no host dialog support), so it was denied.", true],
     ]);
   });
+
+  it("a dialog port that fails denies the call instead of failing the run", async () => {
+    const t = build();
+    t.session.permissions.setAsker({ ask: () => Promise.reject(new Error("host went away")) });
+    await t.session.prompt("go").done;
+    expect(textOf(results(t.events)[0])).toBe("Permission denied: edit did not run. The approval dialog failed (host went away), so the call was denied.");
+  });
 });
