@@ -46,6 +46,8 @@ export interface ParsedArgs {
   noTitle: boolean;
   /** Display only (pith has no themes): accepted with a note on stderr. */
   noThemes: boolean;
+  /** `--sandbox`: the bubblewrap sandbox of bash commands (overrides the `sandbox.mode` setting). */
+  sandbox?: "off" | "workspace-write" | "read-only";
   version: boolean;
   help: boolean;
   /** Print/json: a JSON Schema file; the last prompt must end with a result matching it (printed alone). */
@@ -58,6 +60,7 @@ export interface ParsedArgs {
 
 const MODES: readonly Mode[] = ["rpc", "acp", "json", "print"];
 const THINKING: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const SANDBOX = ["off", "workspace-write", "read-only"] as const;
 
 type Flag = (args: ParsedArgs, take: () => string) => void;
 
@@ -97,6 +100,7 @@ const FLAGS: Record<string, Flag> = {
   "--append-system-prompt": (a, take) => a.appendSystemPrompt.push(take()),
   "--delta-streaming": (a) => (a.deltaStreaming = true),
   "--heartbeat": (a, take) => (a.heartbeat = heartbeatMs(take())),
+  "--sandbox": (a, take) => (a.sandbox = oneOf("--sandbox", take(), SANDBOX)),
   // Flags the reference's and pi's RPC launchers pass (README, "Launcher flags").
   "--provider-session-id": (a, take) => (a.providerSessionId = take()),
   "--no-rules": (a) => (a.noRules = true),
@@ -243,6 +247,8 @@ Tools, extensions, prompt:
   --append-system-prompt <text|file> append to the system prompt (repeatable)
   --delta-streaming                  RPC: stream every delta as its own message_update (pith extra)
   --heartbeat <ms>                   RPC: a heartbeat frame every <ms> (0 = off; set_heartbeat changes it)
+  --sandbox <off|workspace-write|read-only>
+                                     run bash commands under bubblewrap (default: setting sandbox.mode, off)
   --provider-session-id <id>         provider-side session id: the prompt-cache key (default: session id)
   --no-rules                         load no TTSR rule files
   --file-checkpoints                 checkpoint the cwd before each user message's tools run

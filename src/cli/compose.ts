@@ -20,8 +20,9 @@ import {
 import { PithError, errorMessage } from "../shared/errors.js";
 import { envVarsFor } from "../providers/models/env-keys.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
-import { childEnvironment, createBuiltinTools, findOnPath, selectTools, type FsOps } from "../tools/index.js";
+import { childEnvironment, createBuiltinTools, createNodeExecOps, findOnPath, selectTools, type FsOps } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
+import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 
 export interface Environment {
@@ -57,6 +58,14 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     cliProvider: args.provider,
     cwd,
   });
+  const tempDir = path.join(tmpdir(), "pith");
+  mkdirSync(tempDir, { recursive: true });
+  // The bubblewrap probe runs beside the rest of the set-up; pith refuses to start (before the
+  // session exists and `ready` is written) when bubblewrap cannot sandbox here.
+  const sandboxMode = args.sandbox ?? settings.sandbox.mode;
+  const boxing: Promise<SessionSandboxSetup> | undefined =
+    sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, tempDir, bwrap: e.env.PITH_BWRAP || undefined });
+  boxing?.catch(() => undefined); // awaited below; a failure before that must not be unhandled
   const sessionSettings: SessionSettings = toSessionSettings(settings);
   if (args.noRules) sessionSettings.ttsr.enabled = false;
   if (args.fileCheckpoints && sessionSettings.fileCheckpoints) sessionSettings.fileCheckpoints.enabled = true;
@@ -69,12 +78,11 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   const contextFiles = await discoverContextFiles({ cwd, pithHome });
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
-  const tempDir = path.join(tmpdir(), "pith");
-  mkdirSync(tempDir, { recursive: true });
   const rgPath = findOnPath("rg", e.env.PATH);
   const scoped = (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m);
   // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
   const childEnv = await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env });
+  const boxed = await boxing;
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome,
@@ -86,15 +94,17 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     sessionDir,
     createTools: (todos) => {
       const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
-      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, fs: parts.fs });
+      const exec = boxed ? createNodeExecOps({ env: childEnv, wrapCommand: boxed.sandbox.wrap }) : undefined;
+      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, exec, guardWrite: boxed?.guardWrite, fs: parts.fs });
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
     initialModel: model,
     initialThinkingLevel: thinking,
     scopedModels: scoped,
-    tempDir,
+    tempDir: boxed?.shellDir ?? tempDir,
     childEnv,
+    sandbox: boxed?.sandbox,
     providerSessionId: args.providerSessionId,
     pathEnv: e.env.PATH,
     log: e.log,

@@ -6,6 +6,7 @@ import { errorMessage } from "../shared/errors.js";
 import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
 import { loadSettings, applyRpcOverrides } from "./settings.js";
 import { pithHomeOf, type Environment } from "./compose.js";
+import { removeSandboxFoldersSync } from "./sandbox-setup.js";
 import { VERSION, runRpcMode } from "./modes/rpc.js";
 import { runPrintMode } from "./modes/print.js";
 import path from "node:path";
@@ -72,6 +73,7 @@ process.on("uncaughtException", (err) => {
 process.on("exit", () => {
   killAllProcessGroups();
   releaseAllLocks();
+  removeSandboxFoldersSync();
 });
 
 main(process.argv.slice(2)).then(

@@ -4,6 +4,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { PithError } from "../shared/errors.js";
 import type { ThinkingLevel } from "../shared/types.js";
 import type { SessionSettings } from "../session/index.js";
+import {
+  POLICY_SPEC,
+  defaultPermissionsSetting,
+  defaultSandboxSetting,
+  mergePermissionLists,
+  type PermissionsSetting,
+  type SandboxSetting,
+} from "./policy-settings.js";
 
 type QueueMode = "all" | "one-at-a-time";
 
@@ -28,6 +36,10 @@ export interface Settings {
   shellCommandPrefix?: string;
   extensions: string[];
   fileCheckpoints: NonNullable<SessionSettings["fileCheckpoints"]>;
+  /** Permission mode and rules (README "Permissions and sandbox"). */
+  permissions: PermissionsSetting;
+  /** The bubblewrap sandbox of bash commands (`--sandbox` overrides `mode`). */
+  sandbox: SandboxSetting;
 }
 
 export function defaultSettings(): Settings {
@@ -56,6 +68,8 @@ export function defaultSettings(): Settings {
     tools: { env: { exclude: [], passthrough: [] } },
     extensions: [],
     fileCheckpoints: { enabled: false, maxFileBytes: 10 * 1024 * 1024, maxFiles: 50_000, retentionDays: 14 },
+    permissions: defaultPermissionsSetting(),
+    sandbox: defaultSandboxSetting(),
   };
 }
 
@@ -64,6 +78,8 @@ export function defaultSettings(): Settings {
 interface Leaf {
   check(value: unknown): boolean;
   expected: string;
+  /** What exactly is wrong, when the leaf can say more than `expected`. */
+  problem?(value: unknown): string | undefined;
 }
 type Spec = { [key: string]: Leaf | Spec };
 
@@ -143,6 +159,7 @@ const SPEC: Spec = {
   shellCommandPrefix: str,
   extensions: strings,
   fileCheckpoints: { enabled: bool, maxFileBytes: positive, maxFiles: positive, retentionDays: positive },
+  ...POLICY_SPEC,
 };
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
@@ -173,7 +190,10 @@ function validateLevel(
     }
     if (rule === piOnly) continue;
     if (isLeaf(rule)) {
-      if (!rule.check(item)) throw new PithError("config", `Invalid setting ${path} in ${file}: expected ${rule.expected}`);
+      if (!rule.check(item)) {
+        const problem = rule.problem?.(item);
+        throw new PithError("config", problem ? `Invalid setting in ${file}: ${problem}` : `Invalid setting ${path} in ${file}: expected ${rule.expected}`);
+      }
       out[key] = item;
     } else {
       if (!isObj(item)) throw new PithError("config", `Invalid setting ${path} in ${file}: expected an object`);
@@ -218,7 +238,9 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
   let settings = defaultSettings();
   for (const file of [options.globalPath, options.projectPath]) {
     if (!file || !existsSync(file)) continue;
-    settings = mergeSettings(settings, validateSettings(readSettingsFile(file), file, options.warn));
+    const layer = validateSettings(readSettingsFile(file), file, options.warn);
+    const permissions = mergePermissionLists(settings.permissions, layer.permissions as Partial<PermissionsSetting> | undefined);
+    settings = { ...mergeSettings(settings, layer), permissions };
   }
   return settings;
 }
@@ -265,5 +287,8 @@ export function toSessionSettings(settings: Settings): SessionSettings {
   };
   if (settings.shellPath !== undefined) out.shellPath = settings.shellPath;
   out.fileCheckpoints = { ...settings.fileCheckpoints };
+  const p = settings.permissions;
+  out.permissions = { mode: p.mode, allow: [...p.allow], ask: [...p.ask], deny: [...p.deny] };
+  if (p.timeoutMs > 0) out.permissions.timeoutMs = p.timeoutMs;
   return out;
 }

@@ -1,7 +1,7 @@
 // One client method per protocol command, grouped as protocol.md §3 groups them. Each sends the
 // command and resolves with its response `data`; `implements CommandMethods` makes a command
 // added to the protocol without a method here fail the typecheck.
-import type { RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
+import type { PermissionRulesInput, RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
 import type { ImageContent, ThinkingLevelInput, TodoPhase } from "../shared/types.js";
 import { RpcConnection } from "./connection.js";
 import type { CommandMethods, HostTool } from "./types.js";
@@ -170,5 +170,12 @@ export abstract class RpcCommands extends RpcConnection implements CommandMethod
   /** `mode` default "files"; `paths` limits a files restore. Fails while a run is active. */
   restoreCheckpoint(checkpointId: string, opts: { mode?: "files" | "conversation" | "both"; paths?: string[] } = {}): Promise<Data<"restore_checkpoint">> {
     return this.request("restore_checkpoint", { checkpointId, mode: opts.mode, paths: opts.paths });
+  }
+
+  // ── permissions ───────────────────────────────────────────────────────────
+
+  /** Sets the session's permission mode and rule lists (each key given replaces that value); resolves with the state in force. */
+  setPermissions(rules: PermissionRulesInput): Promise<Data<"set_permissions">> {
+    return this.request("set_permissions", { rules });
   }
 }

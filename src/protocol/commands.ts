@@ -1,7 +1,7 @@
 // Every inbound command (protocol.md §3, pi dialect §12.1, pith extras) as a TypeBox schema.
 // Each variant's doc comment says what answers it. Extra fields are ignored (objects stay open).
 import Type, { type Static, type TSchema } from "typebox";
-import { ImageContentSchema, ThinkingLevelInputSchema, literals } from "../shared/schema/index.js";
+import { ImageContentSchema, PermissionRulesInputSchema, ThinkingLevelInputSchema, literals } from "../shared/schema/index.js";
 import { LIVENESS_COMMAND_SCHEMAS } from "./liveness.js";
 
 /** A readable request id: echoed verbatim in the response. */
@@ -138,6 +138,8 @@ export const COMMAND_SCHEMAS = {
     },
     "Put files (and/or the conversation) back as they were at a checkpoint, after an undo checkpoint.",
   ),
+  /** pith extra: answered with the PermissionState in force; bad rules fail naming each one. */
+  set_permissions: command("set_permissions", { rules: PermissionRulesInputSchema }, "Set the session's permission mode and rules."),
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

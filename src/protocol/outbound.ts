@@ -1,7 +1,7 @@
 // Every frame pith writes to stdout (protocol.md §1.8): ready, responses, events, UI and host-tool
 // requests, extension errors.
 import Type, { type Static, type TSchema } from "typebox";
-import { AGENT_EVENT_SCHEMAS, RecordSchema, SESSION_EVENT_SCHEMAS, literals } from "../shared/schema/index.js";
+import { AGENT_EVENT_SCHEMAS, PermissionPayloadSchema, RecordSchema, SESSION_EVENT_SCHEMAS, literals } from "../shared/schema/index.js";
 import { LIVENESS_FRAME_SCHEMAS } from "./liveness.js";
 import { RpcResponseSchema } from "./responses.js";
 
@@ -23,7 +23,12 @@ function uiRequest<M extends string, P extends Record<string, TSchema>>(method: 
 const Timeout = Opt(Type.Number({ description: "ms; the agent enforces it" }));
 
 export const EXTENSION_UI_REQUEST_SCHEMAS = [
-  uiRequest("select", { title: Str, options: Type.Array(Str), timeout: Timeout }, "Answered by extension_ui_response {value} or {cancelled}."),
+  uiRequest(
+    "select",
+    // `permission`: pith's approval dialogs only (options Allow once / Allow always / Deny).
+    { title: Str, options: Type.Array(Str), timeout: Timeout, permission: Opt(PermissionPayloadSchema) },
+    "Answered by extension_ui_response {value} or {cancelled}.",
+  ),
   uiRequest("confirm", { title: Str, message: Str, timeout: Timeout }, "Answered by extension_ui_response {confirmed} or {cancelled}."),
   uiRequest("input", { title: Str, placeholder: Opt(Str), timeout: Timeout }, "Answered by extension_ui_response {value} or {cancelled}."),
   uiRequest("editor", { title: Str, prefill: Opt(Str), promptStyle: Opt(Type.Boolean()) }, "Answered by extension_ui_response {value} or {cancelled}."),

@@ -4,6 +4,8 @@ import {
   AgentMessageSchema,
   CompactionResultSchema,
   ModelSchema,
+  PermissionStateSchema,
+  SandboxStateSchema,
   ThinkingLevelSchema,
   TodoPhaseSchema,
   literals,
@@ -71,6 +73,10 @@ export const RpcSessionStateSchema = Type.Object({
   dumpTools: Opt(Type.Array(Type.Object({ name: Str, description: Str, parameters: Type.Unknown() }))),
   /** pith: whether file checkpoints are taken, and why not (setting off, git missing, folder too big). */
   fileCheckpoints: Opt(Type.Object({ enabled: Bool, reason: Opt(Str) })),
+  /** pith: the permission mode and rules in force. */
+  permissions: Opt(PermissionStateSchema),
+  /** pith: the sandbox of the bash tool and command (`mode: "off"` when none). */
+  sandbox: Opt(SandboxStateSchema),
 });
 export type RpcSessionState = Static<typeof RpcSessionStateSchema>;
 
@@ -148,6 +154,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   get_checkpoints: Type.Object({ checkpoints: Type.Array(CheckpointItemSchema) }),
   diff_checkpoint: CheckpointDiffSchema,
   restore_checkpoint: RestoreCheckpointResultSchema,
+  set_permissions: PermissionStateSchema,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;

@@ -64,6 +64,7 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
     valid: { checkpointId: "0123456789abcdef", mode: "both", paths: ["src"] },
     bad: [{ checkpointId: "0123456789abcdef", mode: "all" }, 'Invalid "mode": expected one of "files", "conversation", "both"'],
   },
+  set_permissions: { valid: { rules: { mode: "ask-writes", allow: ["bash(npm test)"] } }, bad: [{ rules: { mode: "sometimes" } }, 'Invalid "rules.mode": expected one of "allow", "ask", "ask-writes", "read-only"'] },
 };
 
 describe("validateInbound: commands", () => {

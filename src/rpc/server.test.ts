@@ -77,6 +77,7 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   get_checkpoints: {},
   diff_checkpoint: { checkpointId: "0123456789abcdef" },
   restore_checkpoint: { checkpointId: "0123456789abcdef" },
+  set_permissions: { rules: { deny: ["bash(rm -rf:*)"] } },
 };
 
 describe("RpcServer over the memory transport", () => {

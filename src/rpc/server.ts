@@ -13,6 +13,7 @@ import { Heartbeat } from "./heartbeat.js";
 import { createHostToolBridge, type HostToolBridge } from "./host-tools.js";
 import { MessageIdStamper } from "./message-ids.js";
 import { PromptResults } from "./prompt-results.js";
+import { createRpcPermissionAsker } from "./permission-asker.js";
 import { createRpcUiBridge, type RpcUiBridge } from "./ui-bridge.js";
 
 export interface RpcServerOptions {
@@ -79,6 +80,8 @@ export class RpcServer {
     };
     const ids = new MessageIdStamper();
     session.subscribe((event) => this.framer.push(ids.stamp(event)));
+    // Approval dialogs of the permission rules go to this host, extensions or not.
+    session.permissions.setAsker(createRpcPermissionAsker(this.ui));
   }
 
   /** The first frame of the process (design.md §4.2). */

@@ -33,6 +33,8 @@ export interface RpcUiBridgeOptions {
 
 export interface RpcUiBridge {
   select(title: string, options: string[], opts?: UiDialogOptions): Promise<string | undefined>;
+  /** A `select` carrying extra fields (pith's approval dialogs add `permission`). */
+  selectWith(title: string, options: string[], extra: Record<string, unknown>, opts?: UiDialogOptions): Promise<string | undefined>;
   confirm(title: string, message: string, opts?: UiDialogOptions): Promise<boolean>;
   input(title: string, placeholder?: string, opts?: UiDialogOptions): Promise<string | undefined>;
   editor(title: string, prefill?: string, opts?: UiEditorOptions): Promise<string | undefined>;
@@ -47,6 +49,8 @@ export interface RpcUiBridge {
   /** stdin EOF: every pending dialog, and every later one, resolves with its default, no frames. */
   cancelAll(): void;
   readonly pendingCount: number;
+  /** True after cancelAll (stdin EOF): no dialog can be answered any more. */
+  readonly closed: boolean;
 }
 
 type Kind = "select" | "confirm" | "input" | "editor";
@@ -126,6 +130,7 @@ export function createRpcUiBridge(options: RpcUiBridgeOptions): RpcUiBridge {
 
   return {
     select: (title, opts, o) => dialog("select", { title, options: opts }, o),
+    selectWith: (title, opts, extra, o) => dialog("select", { title, options: opts, ...extra }, o),
     confirm: (title, message, o) => dialog("confirm", { title, message }, o),
     input: (title, placeholder, o) => dialog("input", { title, placeholder }, o),
     editor: (title, prefill, o) =>
@@ -154,6 +159,9 @@ export function createRpcUiBridge(options: RpcUiBridgeOptions): RpcUiBridge {
     },
     get pendingCount() {
       return pending.size;
+    },
+    get closed() {
+      return ch.closed;
     },
   };
 }

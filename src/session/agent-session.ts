@@ -6,6 +6,7 @@
 import type { ModelRegistry } from "../providers/models/registry.js";
 import type { StreamFn } from "../providers/types.js";
 import { PithError } from "../shared/errors.js";
+import type { SandboxStateWire } from "../shared/schema/index.js";
 import type { CompactionResult, Model, ThinkingLevel, UserContent } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
 import { Compactor } from "./compactor.js";
@@ -25,6 +26,7 @@ import { SessionExtensions } from "./session-extensions.js";
 import { SessionHistory } from "./session-history.js";
 import { SessionModels } from "./session-models.js";
 import { SessionModes } from "./session-modes.js";
+import { SessionPermissions } from "./session-permissions.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
 import { SessionTools, type TodoAccess } from "./session-tools.js";
 import type { SessionSettings } from "./settings.js";
@@ -67,9 +69,20 @@ export interface AgentSessionOptions {
   childEnv?: Record<string, string>;
   /** PATH searched for `git` when file checkpoints are on. */
   pathEnv?: string;
+  /** The sandbox of the bash tool and the `bash` command (built by the composition root); absent: off. */
+  sandbox?: SessionSandbox;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }
+
+/** What the session needs of its sandbox: the state to show, the wrapper for `bash` commands, the clean-up. */
+export interface SessionSandbox {
+  readonly state: SandboxStateWire;
+  wrap(line: { file: string; args: string[] }, cwd: string): { file: string; args: string[] };
+  dispose(): Promise<void>;
+}
+
+const SANDBOX_OFF: SandboxStateWire = { mode: "off", network: false, writableRoots: [] };
 
 export class AgentSession {
   readonly cwd: string;
@@ -87,6 +100,8 @@ export class AgentSession {
   readonly bash: UserBash;
   /** File checkpoints of the cwd, one per user message (`fileCheckpoints.*`). */
   readonly checkpoints: SessionCheckpoints;
+  /** Permission mode and rules, "Allow always" rules, the approval dialog port. */
+  readonly permissions: SessionPermissions;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
@@ -100,9 +115,11 @@ export class AgentSession {
   private readonly tracker = new PromptTracker();
   private readonly structured: StructuredOutput;
   private readonly liveness: Liveness;
+  private readonly sandbox: SessionSandbox | undefined;
 
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
+    this.sandbox = o.sandbox;
     const settings = structuredClone(o.settings);
     this.settings = settings;
     const emit = (e: Parameters<EventHub["emit"]>[0]) => {
@@ -122,6 +139,7 @@ export class AgentSession {
     this.structured = new StructuredOutput({
       record: (outcome) => this.conversation.log.append({ type: "custom", customType: "structured_result", data: outcome }),
     });
+    this.permissions = new SessionPermissions(settings.permissions, () => this.conversation.log, o.log);
     this.queues = new MessageQueues(settings);
     this.modes = new SessionModes(settings, this.queues);
     this.retry = new RetryController(() => settings.retry, emit);
@@ -171,6 +189,7 @@ export class AgentSession {
       hooks: this.hooks,
       tools: this.tools,
       models: this.models,
+      permissions: this.permissions,
       stream: o.stream,
       tracker: this.tracker,
       structured: this.structured,
@@ -208,6 +227,7 @@ export class AgentSession {
       replaceLog: (log) => {
         this.pipeline.forgetPendingBash();
         this.conversation.replaceLog(log);
+        this.permissions.reload();
       },
       clearQueues: () => {
         const dropped = this.queues.clear();
@@ -225,6 +245,7 @@ export class AgentSession {
       tempDir: o.tempDir,
       runner,
       record: (m) => this.pipeline.recordBash(m),
+      wrapCommand: o.sandbox ? (line, dir) => o.sandbox!.wrap(line, dir) : undefined,
     });
     this.recordStartState();
   }
@@ -268,6 +289,8 @@ export class AgentSession {
       queuedMessageCount: this.queues.count,
       systemPrompt: this.tools.systemPrompt(),
       tools: this.tools.active(),
+      permissions: this.permissions.state(),
+      sandbox: this.sandbox ? structuredClone(this.sandbox.state) : SANDBOX_OFF,
     });
   }
 
@@ -378,6 +401,7 @@ export class AgentSession {
     await this.checkpoints.settle();
     this.conversation.todos.dispose();
     this.conversation.log.close();
+    await this.sandbox?.dispose();
   }
 
   // ── internals ─────────────────────────────────────────────────────────────

@@ -11,12 +11,14 @@ import type { Compactor } from "./compactor.js";
 import type { Conversation } from "./conversation.js";
 import { convertToLlm } from "./convert-to-llm.js";
 import type { ExtensionHooks } from "./extension-hooks.js";
+import { gateToolCall } from "./permission-gate.js";
 import type { PromptExtras } from "./prompt-extras.js";
 import type { PromptTracker } from "./prompt-tracker.js";
 import { userMessage, type MessageQueues } from "./queues.js";
 import type { RetryController } from "./retry-controller.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionModels } from "./session-models.js";
+import type { SessionPermissions } from "./session-permissions.js";
 import type { SessionTools } from "./session-tools.js";
 import type { SessionSettings } from "./settings.js";
 import type { StructuredOutput } from "./structured-output.js";
@@ -32,6 +34,8 @@ export interface RunPipelineOptions {
   hooks: ExtensionHooks;
   tools: SessionTools;
   models: SessionModels;
+  /** The permission check before every tool call (after the extension `tool_call` hooks). */
+  permissions: SessionPermissions;
   stream: StreamFn;
   /** Which run took which prompting message; stamps `promptId` on run events. */
   tracker: PromptTracker;
@@ -87,17 +91,17 @@ export class RunPipeline {
   async runLoop(prompts: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]> {
     const model = this.o.models.require();
     const apiKey = await this.o.models.apiKey(model.provider);
-    const config = this.loopConfig(apiKey);
+    const config = this.loopConfig(apiKey, signal);
     const added = await runAgentLoop({ messages: this.conversation.messages, prompts, signal, emit: (e) => this.onAgentEvent(e) }, config);
     this.o.tracker.runEnded(added);
     return added;
   }
 
-  private loopConfig(apiKey: string | undefined): AgentLoopConfig {
-    const { hooks, extras, queues, settings, tools, tracker, structured } = this.o;
+  private loopConfig(apiKey: string | undefined, signal: AbortSignal): AgentLoopConfig {
+    const { hooks, extras, queues, settings, tools, tracker, structured, permissions } = this.o;
     const extensionsOn = hooks.hasExtensions();
     const beforeTool = this.o.beforeTool;
-    const wrap: AgentLoopConfig["wrapToolExecution"] = extensionsOn ? (call, tool, run) => hooks.wrapToolExecution(call, tool, run) : undefined;
+    const gate = { permissions, cwd: this.o.cwd, signal };
     return {
       stream: this.o.stream,
       getCwd: () => this.o.cwd,
@@ -117,7 +121,12 @@ export class RunPipeline {
       pollSteering: () => structured.consumed(tracker.consumed(queues.pollSteering())),
       pollFollowUps: () => structured.consumed(tracker.consumed(queues.pollFollowUps())),
       getInterruptMode: () => settings.interruptMode,
-      wrapToolExecution: beforeTool ? async (call, tool, run) => (await beforeTool(), wrap ? wrap(call, tool, run) : run()) : wrap,
+      wrapToolExecution: (call, tool, run) => {
+        // extension hooks, then the permission rules, then the file checkpoint, then the tool
+        const afterCheckpoint = beforeTool ? async () => (await beforeTool(), run()) : run;
+        const gated = () => gateToolCall(gate, call, tool, afterCheckpoint);
+        return extensionsOn ? hooks.wrapToolExecution(call, tool, gated) : gated();
+      },
       onAssistantUpdate: (e) => extras.onAssistantUpdate(e),
     };
   }

@@ -1,5 +1,6 @@
 // The `get_state` view of a session (spec/protocol.md §3.8), plus pith's extras.
 import type { RpcSessionState } from "../protocol/index.js";
+import type { PermissionStateWire, SandboxStateWire } from "../shared/schema/index.js";
 import type { Tool } from "../tools/types.js";
 import type { Conversation } from "./conversation.js";
 import type { SessionSettings } from "./settings.js";
@@ -14,6 +15,8 @@ export type SessionState = RpcSessionState & {
   pendingMessageCount: number;
   systemPrompt: string;
   dumpTools: Array<{ name: string; description: string; parameters: unknown }>;
+  permissions: PermissionStateWire;
+  sandbox: SandboxStateWire;
 };
 
 /** What the `get_state` view is read from. */
@@ -27,6 +30,8 @@ export interface SessionStateSource {
   queuedMessageCount: number;
   systemPrompt: string;
   tools: Tool[];
+  permissions: PermissionStateWire;
+  sandbox: SandboxStateWire;
 }
 
 export function buildSessionState(s: SessionStateSource): SessionState {
@@ -51,5 +56,7 @@ export function buildSessionState(s: SessionStateSource): SessionState {
     todoPhases: c.todos.get(),
     systemPrompt: s.systemPrompt,
     dumpTools: s.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+    permissions: s.permissions,
+    sandbox: s.sandbox,
   };
 }

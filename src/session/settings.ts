@@ -4,6 +4,7 @@
 import type { InterruptMode } from "../agent/types.js";
 import type { ThinkingLevel } from "../shared/types.js";
 import type { QueueMode } from "./queues.js";
+import type { PermissionSettings } from "./session-permissions.js";
 
 export interface SessionSettings {
   defaultThinkingLevel?: ThinkingLevel;
@@ -41,6 +42,8 @@ export interface SessionSettings {
   /** Extra environment for bash commands. */
   bashEnvironment: Record<string, string>;
   shellPath?: string;
+  /** The `permissions` setting; absent: mode "allow", no rules. */
+  permissions?: PermissionSettings;
   /** File checkpoints (issue 25); absent: off. */
   fileCheckpoints?: FileCheckpointSettings;
 }

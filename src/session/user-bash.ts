@@ -27,6 +27,8 @@ export interface UserBashOptions {
   runner(): ExtensionRunner | undefined;
   /** Each command's record, for the conversation. */
   record(message: BashExecutionMessage): void;
+  /** The sandbox's wrapper: each command runs inside it (see `NodeExecOptions.wrapCommand`). */
+  wrapCommand?: (line: { file: string; args: string[] }, cwd: string) => { file: string; args: string[] };
 }
 
 export class UserBash {
@@ -35,7 +37,7 @@ export class UserBash {
   private readonly shell: ShellState;
 
   constructor(private readonly o: UserBashOptions) {
-    this.exec = createNodeExecOps({ shell: o.settings.shellPath, env: o.childEnv });
+    this.exec = createNodeExecOps({ shell: o.settings.shellPath, env: o.childEnv, wrapCommand: o.wrapCommand });
     this.shell = new ShellState(o.cwd);
   }
 

@@ -145,3 +145,21 @@ class CommandsMixin:
     ) -> Dict[str, Any]:
         """``mode``: "files" (default), "conversation" or "both"; answers ``{restored, deleted, undoCheckpointId, ...}``."""
         return await self.request("restore_checkpoint", checkpointId=checkpoint_id, mode=mode, paths=paths)
+
+    async def set_permissions(
+        self,
+        mode: Optional[str] = None,
+        allow: Optional[List[str]] = None,
+        ask: Optional[List[str]] = None,
+        deny: Optional[List[str]] = None,
+        timeout_ms: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """Sets the session's permission mode and rule lists (each one given replaces that value).
+
+        Returns the permission state in force: {mode, allow, ask, deny, sessionAllow, timeoutMs?}.
+        """
+        rules: Dict[str, Any] = {}
+        for key, value in (("mode", mode), ("allow", allow), ("ask", ask), ("deny", deny), ("timeoutMs", timeout_ms)):
+            if value is not None:
+                rules[key] = value
+        return await self.request("set_permissions", rules=rules)

@@ -296,7 +296,14 @@ class SessionCommandsTest(PithTestCase):
         await client.set_auto_retry(False)
         await client.abort_retry()
         await client.set_delta_streaming(False)
+        perms = await client.set_permissions(mode="ask-writes", allow=["bash(npm test)"], deny=["read(~/.ssh/**)"])
+        self.assertEqual((perms["mode"], perms["allow"], perms["deny"], perms["sessionAllow"]), ("ask-writes", ["bash(npm test)"], ["read(~/.ssh/**)"], []))
+        with self.assertRaises(Exception):
+            await client.set_permissions(deny=["edit(src/**"])
+        await client.set_permissions(mode="allow")
         state = await client.get_state()
+        self.assertEqual(state["permissions"]["mode"], "allow")
+        self.assertEqual(state["sandbox"], {"mode": "off", "network": False, "writableRoots": []})
         self.assertEqual(
             (state["steeringMode"], state["followUpMode"], state["interruptMode"], state["autoCompactionEnabled"]),
             ("all", "all", "immediate", False),

@@ -7,9 +7,10 @@ import * as tools from "./tools.js";
 import * as compat from "./compat.js";
 import * as liveness from "./liveness.js";
 import * as checkpoints from "./checkpoints.js";
+import * as permissions from "./permissions.js";
 import type { CommandTable } from "./types.js";
 
-export const COMMANDS: CommandTable = { ...prompting, ...state, ...models, ...sessions, ...tools, ...compat, ...liveness, ...checkpoints };
+export const COMMANDS: CommandTable = { ...prompting, ...state, ...models, ...sessions, ...tools, ...compat, ...liveness, ...checkpoints, ...permissions };
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */
 export const CONTROL_COMMANDS: ReadonlySet<string> = new Set(["abort", "abort_bash", "abort_retry", "get_state", "set_heartbeat", "get_integrations"]);
