@@ -55,7 +55,7 @@ describe("parseArgs", () => {
     expect(usageError(["--frobnicate"])).toMatchObject({ exitCode: 2, message: "Unknown option: --frobnicate (see pith --help)" });
     expect(usageError(["--model"]).message).toBe("Option --model requires a value");
     expect(usageError(["--model", "--print"]).message).toBe("Option --model requires a value");
-    expect(usageError(["--mode", "tui"]).message).toBe('Invalid value for --mode: "tui" (expected one of rpc, json, print)');
+    expect(usageError(["--mode", "tui"]).message).toBe('Invalid value for --mode: "tui" (expected one of rpc, acp, json, print)');
     expect(usageError(["--thinking=max"]).message).toMatch(/Invalid value for --thinking: "max"/);
     expect(usageError(["--print=yes"]).message).toBe("Option --print does not take a value");
     expect(usageError(["-x"]).exitCode).toBe(2);
