@@ -129,3 +129,13 @@ class CommandsMixin:
 
     async def set_delta_streaming(self, enabled: bool) -> None:
         return await self.request("set_delta_streaming", enabled=enabled)
+
+    # ── liveness (pith) ──────────────────────────────────────────────────────
+
+    async def set_heartbeat(self, interval_ms: int) -> Dict[str, Any]:
+        """Heartbeat frames every ``interval_ms`` (0 = off); see ``on_heartbeat``."""
+        return await self.request("set_heartbeat", intervalMs=interval_ms)
+
+    async def get_integrations(self) -> Dict[str, Any]:
+        """The model provider's health (does the key work?) and extension status checks."""
+        return await self.request("get_integrations")
