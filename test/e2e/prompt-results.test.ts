@@ -164,6 +164,33 @@ describe("heartbeats and get_integrations end to end", () => {
     expect(list?.headers.authorization).toBe("Bearer test-key-openai");
     expect(JSON.stringify(res)).not.toContain("test-key-openai");
   });
+
+  it("get_integrations runs extension status checks, a throwing one as check failed, a silent one bounded", async () => {
+    const dir = tempDir("pith-ext-");
+    const ext = path.join(dir, "status.mjs");
+    writeFileSync(
+      ext,
+      `export default function (pi) {
+        pi.registerServiceStatus({ name: "GitHub", group: "scm", check: async () => ({ state: "connected" }) });
+        pi.registerServiceStatus({ name: "Tracker", check: async () => ({ state: "unauthenticated", hint: "run: tracker login" }) });
+        pi.registerServiceStatus({ name: "Broken", check: async () => { throw new Error("boom"); } });
+        pi.registerServiceStatus({ name: "Silent", check: () => new Promise(() => {}) });
+      }`,
+    );
+    const p = await start({ args: ["-e", ext] });
+    const started = Date.now();
+    p.send({ id: "i", type: "get_integrations" });
+    // A control command: get_state is answered while the checks run.
+    expect((await p.request({ type: "get_state" })).success).toBe(true);
+    const res = await p.waitFor((f) => f.type === "response" && f.id === "i", 20_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(res.data.services).toEqual([
+      { name: "GitHub", _isPlugin: true, _group: "scm", state: "connected" },
+      { name: "Tracker", _isPlugin: true, state: "unauthenticated", hint: "run: tracker login" },
+      { name: "Broken", _isPlugin: true, state: "unavailable", hint: "check failed" },
+      { name: "Silent", _isPlugin: true, state: "unavailable", hint: "no answer within 5000 ms" },
+    ]);
+  }, 30_000);
 });
 
 describe("the TypeScript client across a retry", () => {
