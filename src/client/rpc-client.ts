@@ -17,6 +17,8 @@ export class RpcClient extends RpcCommands {
   private readonly hostTools = new HostToolRunner((f) => this.send(f), (e) => this.reportError(e));
   private readonly ui = new UiResponder((f) => this.send(f), (e) => this.reportError(e));
   private agentRunning = false;
+  /** Whether the agent writes prompt_result (its get_state has isSettled); learned once. */
+  private speaksPromptResult: boolean | undefined;
 
   constructor(options: RpcClientOptions = {}) {
     super(options);
@@ -76,8 +78,14 @@ export class RpcClient extends RpcCommands {
     return (await this.promptForResult(message, opts)).messages;
   }
 
-  /** Like `promptAndWait`, and also resolves with the `prompt_result` (status, error, sessionSettled). */
-  async promptForResult(message: string, opts: PromptAndWaitOptions = {}): Promise<{ result: PromptResultFrame; messages: AgentMessage[] }> {
+  /**
+   * Like `promptAndWait`, and also resolves with the `prompt_result` (status, error,
+   * sessionSettled). An agent without prompt_result (no `isSettled` in its get_state) is waited
+   * for until idle instead, and `result` is undefined.
+   */
+  async promptForResult(message: string, opts: PromptAndWaitOptions = {}): Promise<{ result?: PromptResultFrame; messages: AgentMessage[] }> {
+    this.speaksPromptResult ??= (await this.getState()).isSettled !== undefined;
+    if (!this.speaksPromptResult) return { messages: await this.promptUntilIdle(message, opts) };
     const messages: AgentMessage[] = [];
     const offEnd = this.on("agent_end", (frame) => messages.push(...frame.messages));
     let failLate: (err: Error) => void = () => {};
@@ -107,6 +115,25 @@ export class RpcClient extends RpcCommands {
     const { result } = await this.promptForResult(message, { ...opts, outputSchema: schema });
     if (result.status === "completed" && "output" in result) return result.output as T;
     throw new Error(result.error?.message ?? `The prompt ended ${result.status} without a structured result`);
+  }
+
+  /** Agents without prompt_result: prompt, then wait until get_state says idle. */
+  private async promptUntilIdle(message: string, opts: PromptAndWaitOptions): Promise<AgentMessage[]> {
+    const messages: AgentMessage[] = [];
+    const offEnd = this.on("agent_end", (frame) => messages.push(...frame.messages));
+    let failLate: (err: Error) => void = () => {};
+    const late = new Promise<never>((_resolve, reject) => (failLate = reject));
+    late.catch(() => undefined);
+    const { id, promise } = this.requestWithId("prompt", { message, images: opts.images, streamingBehavior: opts.streamingBehavior });
+    const unwatch = this.watchLateError(id, (err) => failLate(err));
+    try {
+      await Promise.race([promise, late]);
+      await Promise.race([this.waitForIdle({ timeoutMs: opts.timeoutMs }), late]);
+      return messages;
+    } finally {
+      offEnd();
+      unwatch();
+    }
   }
 
   /** Calls `handler` with every `heartbeat` frame (turn them on with `setHeartbeat`). */

@@ -5,7 +5,7 @@ import { PithError, errorMessage } from "../shared/errors.js";
 import { createEventBus } from "./event-bus.js";
 import { execCommand } from "./exec.js";
 import type { ExtensionHost } from "./host.js";
-import type { EventBus, ExtensionAPI, ExtensionErrorListener, LoadedExtension, ToolDefinition } from "./types.js";
+import type { EventBus, ExtensionAPI, ExtensionErrorListener, LoadedExtension, ServiceStatusContribution, ToolDefinition } from "./types.js";
 
 export const NOT_INITIALIZED =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
@@ -22,7 +22,7 @@ export function createExtensionRuntime(onError: ExtensionErrorListener): Extensi
 }
 
 export function createLoadedExtension(path: string): LoadedExtension {
-  return { path, handlers: new Map(), tools: new Map(), commands: new Map(), flags: new Map() };
+  return { path, handlers: new Map(), tools: new Map(), commands: new Map(), flags: new Map(), serviceStatuses: new Map() };
 }
 
 function hostOf(runtime: ExtensionRuntime): ExtensionHost {
@@ -81,6 +81,12 @@ function registrationMethods(extension: LoadedExtension, runtime: ExtensionRunti
     registerShortcut: () => {},
     registerMessageRenderer: () => {},
     registerProvider: () => unsupported("registerProvider"),
+    registerServiceStatus(contribution: ServiceStatusContribution): void {
+      if (!contribution || typeof contribution.name !== "string" || contribution.name.trim() === "" || typeof contribution.check !== "function") {
+        throw new PithError("invalid_request", "registerServiceStatus needs {name, check}");
+      }
+      extension.serviceStatuses.set(contribution.name, contribution);
+    },
   };
 }
 

@@ -42,6 +42,7 @@ import type {
   ExtensionContext,
   ExtensionErrorListener,
   LoadedExtension,
+  ServiceStatusContribution,
   ToolDefinition,
 } from "./types.js";
 
@@ -199,6 +200,11 @@ export class ExtensionRunner {
     const tool = adaptExtensionTool(def, () => this.ctx);
     this.adapted.set(def, tool);
     return tool;
+  }
+
+  /** Every extension's service status checks (get_integrations), in load order. */
+  serviceStatuses(): ServiceStatusContribution[] {
+    return this.extensions.flatMap((ext) => [...ext.serviceStatuses.values()]);
   }
 
   commands(): ExtensionCommandInfo[] {

@@ -145,6 +145,13 @@ export interface EventResultMap {
 export type EventOf<T extends ExtensionEventType> = Extract<ExtensionEvent, { type: T }>;
 export type ResultOf<T extends string> = T extends keyof EventResultMap ? EventResultMap[T] : undefined;
 
+/** xcsh's service status contribution: one row of `get_integrations`' `services`. */
+export interface ServiceStatusContribution {
+  name: string;
+  group?: string;
+  check: () => Promise<{ state: "connected" | "unauthenticated" | "unavailable"; hint?: string }>;
+}
+
 export interface ExtensionAPI {
   on<T extends ExtensionEventType>(event: T, handler: ExtensionHandler<EventOf<T>, ResultOf<T>>): void;
   /** Events pith never emits (TUI-only ones) are accepted and never fire. */
@@ -156,6 +163,8 @@ export interface ExtensionAPI {
   getFlag(name: string): boolean | string | undefined;
   registerMessageRenderer(customType: string, renderer: unknown): void;
   registerProvider(name: string, config: unknown): void;
+  /** xcsh: a status check that `get_integrations` runs (bounded by its timeout). */
+  registerServiceStatus(contribution: ServiceStatusContribution): void;
   sendMessage(message: CustomMessageInput, options?: SendMessageOptions): void;
   sendUserMessage(content: string | UserContent[], options?: SendUserMessageOptions): void;
   appendEntry(customType: string, data?: unknown): void;
@@ -182,6 +191,7 @@ export interface LoadedExtension {
   tools: Map<string, ToolDefinition<object, any>>;
   commands: Map<string, CommandDefinition>;
   flags: Map<string, boolean | string | undefined>;
+  serviceStatuses: Map<string, ServiceStatusContribution>;
 }
 
 export type {

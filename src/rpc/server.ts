@@ -184,7 +184,8 @@ export class RpcServer {
     this.ui.cancelAll();
     this.hostTools.rejectAll();
     await this.queue;
-    await this.session.waitForIdle();
+    // Idle, and the prompt_result / session_settled frames of that moment written.
+    await this.session.waitForSettled();
     this.framer.flush();
     await this.transport.writer.flush();
     return 0;

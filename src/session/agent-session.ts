@@ -379,6 +379,12 @@ export class AgentSession {
     return this.runs.whenIdle();
   }
 
+  /** Resolves once idle and the `session_settled` that going idle may bring has been emitted. */
+  async waitForSettled(): Promise<void> {
+    await this.runs.whenIdle();
+    await this.liveness.whenChecked();
+  }
+
   /** `abort_retry`: cancels a sleeping retry backoff. */
   abortRetry(): void {
     this.retry.cancelBackoff();

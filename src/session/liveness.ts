@@ -46,6 +46,7 @@ export class Liveness {
   private active = false;
   private checking = false;
   private recheck = false;
+  private checked: { promise: Promise<void>; resolve(): void } | undefined;
 
   constructor(private readonly o: LivenessSource) {
     this.lastActivity = this.now();
@@ -107,6 +108,9 @@ export class Liveness {
       return;
     }
     this.checking = true;
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.checked = { promise, resolve };
     const hop = (next: () => void) => setImmediate(next);
     const run = () =>
       hop(() =>
@@ -117,14 +121,23 @@ export class Liveness {
             return;
           }
           this.checking = false;
-          if (!this.active || !this.isSettled) return;
-          this.active = false;
-          this.retryWait = false;
-          this.o.emit({ type: "session_settled" });
-          this.o.emit({ type: "agent_settled" });
+          const checked = this.checked;
+          this.checked = undefined;
+          if (this.active && this.isSettled) {
+            this.active = false;
+            this.retryWait = false;
+            this.o.emit({ type: "session_settled" });
+            this.o.emit({ type: "agent_settled" });
+          }
+          checked?.resolve();
         }),
       );
     run();
+  }
+
+  /** Resolves once a pending settle check has run (at once when none is pending). */
+  whenChecked(): Promise<void> {
+    return this.checked?.promise ?? Promise.resolve();
   }
 
   private phase(): ActivityPhase {

@@ -61,6 +61,8 @@ export class PromptTracker {
 
   /** A prompt that starts a run chain now: its outcome follows the chain. */
   startChain(promptId: PromptId | undefined): Promise<PromptOutcome> {
+    // Chains never overlap; should one be left open anyway, its senders still hear an answer.
+    if (this.current.length > 0) this.report({ agentInvoked: true, status: "aborted" });
     const { ticket, outcome } = newTicket(promptId);
     this.current = [ticket];
     this.lastReply = undefined;

@@ -70,6 +70,7 @@ class PithClient(CommandsMixin):
         self._ready: Optional["asyncio.Future[None]"] = None
         self._exited = False
         self._agent_running = False
+        self._speaks_prompt_result: Optional[bool] = None
         self._reader: Optional[asyncio.Task] = None
         self._stderr_reader: Optional[asyncio.Task] = None
         self._host_tools = HostToolRunner(self.send)
@@ -281,8 +282,57 @@ class PithClient(CommandsMixin):
     async def prompt_and_wait(
         self, message: str, images: Optional[list] = None, streaming_behavior: Optional[str] = None, timeout: Optional[float] = None
     ) -> List[Dict[str, Any]]:
-        """Prompts, waits until idle, returns the messages of every run of the prompt
-        (the concatenated ``agent_end.messages``). Raises RpcError on a (late) prompt error."""
+        """Prompts and waits for the prompt's own ``prompt_result`` (written once every retry,
+        compaction and continuation it caused has finished); returns the messages of every run
+        meanwhile (the concatenated ``agent_end.messages``). Raises RpcError on a (late) prompt error."""
+        result = await self.prompt_for_result(message, images, streaming_behavior, timeout)
+        return result["messages"]
+
+    async def prompt_for_result(
+        self, message: str, images: Optional[list] = None, streaming_behavior: Optional[str] = None, timeout: Optional[float] = None
+    ) -> Dict[str, Any]:
+        """Like ``prompt_and_wait``; returns ``{"result": <prompt_result frame>, "messages": [...]}``.
+        An agent without prompt_result (no ``isSettled`` in its get_state) is waited for until
+        idle instead, and ``result`` is None."""
+        if self._speaks_prompt_result is None:
+            self._speaks_prompt_result = "isSettled" in (await self.get_state())
+        if not self._speaks_prompt_result:
+            return {"result": None, "messages": await self._prompt_until_idle(message, images, streaming_behavior, timeout)}
+        loop = asyncio.get_running_loop()
+        messages: List[Dict[str, Any]] = []
+        off_end = self.on("agent_end", lambda f: messages.extend(f.get("messages", [])))
+        result: "asyncio.Future[Frame]" = loop.create_future()
+        ids: Dict[str, str] = {}
+
+        def on_result(frame: Frame) -> None:
+            if not result.done() and "id" in ids and frame.get("id") == ids["id"]:
+                result.set_result(frame)
+
+        off_result = self.on("prompt_result", on_result)
+        late: "asyncio.Future[None]" = loop.create_future()
+        req_id, fut = self._send_request("prompt", {"message": message, "images": images, "streamingBehavior": streaming_behavior})
+        ids["id"] = req_id
+        self._late[req_id] = lambda err: late.done() or late.set_exception(err)
+        guard = loop.create_task(self._exit_guard(result, "waiting for prompt_result"))
+        try:
+            await self._race(fut, late)
+            try:
+                frame = await self._race(asyncio.ensure_future(asyncio.wait_for(asyncio.shield(result), timeout)), late)
+            except asyncio.TimeoutError as exc:
+                raise PithClientError("timeout", f"no prompt_result within {timeout} s") from exc
+            return {"result": frame, "messages": messages}
+        finally:
+            off_end()
+            off_result()
+            guard.cancel()
+            self._late.pop(req_id, None)
+            self._pending.pop(req_id, None)
+            if not late.done():
+                late.cancel()
+
+    async def _prompt_until_idle(
+        self, message: str, images: Optional[list], streaming_behavior: Optional[str], timeout: Optional[float]
+    ) -> List[Dict[str, Any]]:
         messages: List[Dict[str, Any]] = []
         off = self.on("agent_end", lambda f: messages.extend(f.get("messages", [])))
         late: "asyncio.Future[None]" = asyncio.get_running_loop().create_future()
@@ -315,6 +365,22 @@ class PithClient(CommandsMixin):
             return frame["output"]
         error = (frame.get("error") or {}).get("message") or f"the prompt ended {frame.get('status')} without a structured result"
         raise PithClientError("no_output", error)
+
+    def on_heartbeat(self, handler: Handler) -> Callable[[], None]:
+        """Calls ``handler(frame)`` for every ``heartbeat`` frame (turn them on with ``set_heartbeat``)."""
+        return self.on("heartbeat", handler)
+
+    async def wait_for_settled(self, timeout: Optional[float] = None) -> None:
+        """Returns once the session is settled (no run, retry wait, compaction or queued message):
+        at once when ``get_state`` says so, else at the next ``session_settled``."""
+        settled = asyncio.ensure_future(self.wait_for_event("session_settled", timeout=timeout))
+        try:
+            if (await self.get_state()).get("isSettled") is True:
+                return
+            await settled
+        finally:
+            if not settled.done():
+                settled.cancel()
 
     @staticmethod
     async def _race(main: "asyncio.Future[Any]", late: "asyncio.Future[None]") -> Any:

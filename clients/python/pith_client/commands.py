@@ -163,3 +163,13 @@ class CommandsMixin:
             if value is not None:
                 rules[key] = value
         return await self.request("set_permissions", rules=rules)
+
+    # ── liveness (pith) ──────────────────────────────────────────────────────
+
+    async def set_heartbeat(self, interval_ms: int) -> Dict[str, Any]:
+        """Heartbeat frames every ``interval_ms`` (0 = off); see ``on_heartbeat``."""
+        return await self.request("set_heartbeat", intervalMs=interval_ms)
+
+    async def get_integrations(self) -> Dict[str, Any]:
+        """The model provider's health (does the key work?) and extension status checks."""
+        return await self.request("get_integrations")

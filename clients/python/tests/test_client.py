@@ -137,6 +137,38 @@ class PromptTest(PithTestCase):
         self.assertEqual("".join(deltas), "Hello from the script.")
         self.assertEqual(await client.get_last_assistant_text(), {"text": "Hello from the script."})
 
+    async def test_prompt_and_wait_across_a_retry(self):
+        client = await self.start(
+            [{"error": "500 internal server error"}, {"text": "Second try worked."}, {"text": "Third."}], settings={"retry": {"baseDelayMs": 1}}
+        )
+        ends = []
+        client.on("agent_end", lambda f: ends.append(f))
+        settled = asyncio.ensure_future(client.wait_for_event("session_settled", timeout=30))
+        out = await client.prompt_for_result("hi", timeout=30)
+        self.assertEqual(len(ends), 2)
+        self.assertEqual(out["result"]["status"], "completed")
+        self.assertTrue(out["result"]["agentInvoked"])
+        self.assertEqual(text_of(by_role(out["messages"], "assistant")[-1]), "Second try worked.")
+        await settled
+        await client.wait_for_settled(timeout=5)
+        messages = await client.prompt_and_wait("again", timeout=30)
+        self.assertEqual(text_of(by_role(messages, "assistant")[-1]), "Third.")
+
+    async def test_error_result_and_heartbeats(self):
+        client = await self.start([{"error": "401 invalid x-api-key"}, {"text": ["a", "b"], "chunkDelayMs": 400}])
+        out = await client.prompt_for_result("hi", timeout=30)
+        self.assertEqual(out["result"]["status"], "error")
+        self.assertEqual(out["result"]["error"]["httpStatus"], 401)
+        self.assertFalse(out["result"]["error"]["retryable"])
+        beats = []
+        client.on_heartbeat(beats.append)
+        self.assertEqual(await client.set_heartbeat(100), {"intervalMs": 100})
+        await client.prompt_and_wait("slow", timeout=30)
+        await client.set_heartbeat(0)
+        self.assertIn("streaming", [b["phase"] for b in beats])
+        health = await client.get_integrations()
+        self.assertEqual(health["model"]["state"], "connected")
+
     async def test_failed_command_raises_rpc_error(self):
         client = await self.start([])
         with self.assertRaises(RpcError) as ctx:

@@ -74,6 +74,7 @@ export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Envi
     }
     try {
       await handle.done;
+      await session.waitForSettled();
     } catch (err) {
       e.log((err as Error).message);
       return 1;
