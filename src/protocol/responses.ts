@@ -9,6 +9,7 @@ import {
   literals,
 } from "../shared/schema/index.js";
 import { RpcIdSchema, type RpcCommandType } from "./commands.js";
+import { EXTRA_RESPONSE_DATA_SCHEMAS } from "./extra-commands.js";
 
 const Str = Type.String();
 const Num = Type.Number();
@@ -118,6 +119,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   clone: Cancelled,
   get_commands: Type.Object({ commands: Type.Array(SlashCommandInfoSchema) }),
   set_delta_streaming: Type.Undefined(),
+  ...EXTRA_RESPONSE_DATA_SCHEMAS,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;

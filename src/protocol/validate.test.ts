@@ -56,6 +56,14 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   clone: { valid: {} },
   get_commands: { valid: {} },
   set_delta_streaming: { valid: { enabled: true }, bad: [{ enabled: "on" }, 'Invalid "enabled": expected boolean'] },
+  negotiate_protocol: { valid: { protocolVersion: 2 }, bad: [{ protocolVersion: "2" }, 'Invalid "protocolVersion": expected number'] },
+  set_event_filter: { valid: { events: ["agent_end"] }, bad: [{ events: "agent_end" }, 'Invalid "events": expected array of string or null'] },
+  get_messages_page: { valid: { cursor: "abc", limit: 10 }, bad: [{ limit: "10" }, 'Invalid "limit": expected number'] },
+  get_available_commands: { valid: {} },
+  get_available_thinking_levels: { valid: {} },
+  clear_queue: { valid: {} },
+  get_entries: { valid: { since: "a1b2c3d4" }, bad: [{ since: 1 }, 'Invalid "since": expected string'] },
+  get_tree: { valid: {} },
 };
 
 describe("validateInbound: commands", () => {

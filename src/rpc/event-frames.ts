@@ -4,6 +4,7 @@
 // growing a queue). In delta-only mode a `message_update` carries just the delta.
 import type { OutboundFrame } from "../protocol/index.js";
 import type { AgentSessionEvent, AssistantUpdateEvent } from "../shared/types.js";
+import { EventFilter } from "./event-filter.js";
 
 type DeltaEvent = Extract<AssistantUpdateEvent, { type: "text_delta" | "thinking_delta" | "toolcall_delta" }>;
 type UpdateFrame = Extract<AgentSessionEvent, { type: "message_update" }>;
@@ -30,6 +31,8 @@ const BACKPRESSURE_BYTES = 1 << 20;
 
 export class EventFramer {
   deltaOnly: boolean;
+  /** set_event_filter: which session event types `push` writes. */
+  readonly filter = new EventFilter();
   private pending: { frame: UpdateFrame; delta: DeltaEvent; parts: string[] } | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -48,6 +51,7 @@ export class EventFramer {
 
   /** Handles one event in order; deltas may be held back briefly. */
   push(event: AgentSessionEvent): void {
+    if (!this.filter.passes(event.type)) return;
     if (event.type === "message_update" && isDelta(event.assistantMessageEvent)) {
       this.pushDelta(event, event.assistantMessageEvent);
       return;

@@ -8,7 +8,10 @@ import { errorMessage } from "../shared/errors.js";
 import { snowflake } from "../shared/ids.js";
 import { parseFrame, type Transport } from "../transport/index.js";
 import { COMMANDS, CONTROL_COMMANDS, type CommandContext } from "./commands/index.js";
+import { CommandAnnouncer } from "./available-commands.js";
 import { EventFramer } from "./event-frames.js";
+import { FrameEncoder } from "./frame-encoder.js";
+import { readyFrame } from "./ready.js";
 import { createHostToolBridge, type HostToolBridge } from "./host-tools.js";
 import { createRpcUiBridge, type RpcUiBridge } from "./ui-bridge.js";
 
@@ -27,11 +30,14 @@ type Id = string | number | undefined;
 
 export class RpcServer {
   readonly framer: EventFramer;
+  /** Protocol version 1 or 2 framing of every frame written. */
+  readonly encoder: FrameEncoder;
   /** What extensions attached to this front door use: the RPC dialogs and error frames. */
   readonly extensionBindings: ExtensionBindings;
   private readonly ui: RpcUiBridge;
   private readonly hostTools: HostToolBridge;
   private readonly ctx: CommandContext;
+  private readonly commands: CommandAnnouncer;
   private queue: Promise<void> = Promise.resolve();
   private shuttingDown = false;
   private exitRequested: (() => void) | undefined;
@@ -41,7 +47,9 @@ export class RpcServer {
     private readonly transport: Transport,
     private readonly opts: RpcServerOptions,
   ) {
-    this.framer = new EventFramer(transport.writer, { deltaOnly: opts.deltaOnly });
+    this.encoder = new FrameEncoder(transport.writer);
+    this.framer = new EventFramer(this.encoder, { deltaOnly: opts.deltaOnly });
+    this.commands = new CommandAnnouncer(() => session.extensions.commands(), (f) => this.framer.write(f));
     const newId = opts.newId ?? (() => snowflake());
     this.ui = createRpcUiBridge({ writeFrame: (f) => this.framer.write(f), newId, emitTitle: opts.emitTitle ?? false });
     this.hostTools = createHostToolBridge({ writeFrame: (f) => this.framer.write(f), newId });
@@ -65,7 +73,12 @@ export class RpcServer {
 
   /** The first frame of the process (design.md §4.2). */
   ready(version: string): void {
-    this.framer.write({ type: "ready", version });
+    this.framer.write(readyFrame(version));
+  }
+
+  /** Writes `available_commands_update` now (once the extensions are attached). */
+  announceCommands(): void {
+    this.commands.check(true);
   }
 
   /** Serves until the input ends (or an extension asks to shut down); resolves with the exit code. */
@@ -136,6 +149,7 @@ export class RpcServer {
     } catch (err) {
       this.respond(cmd.id, cmd.type, { success: false, error: errorMessage(err) });
     }
+    this.commands.check();
     this.checkShutdown();
   }
 

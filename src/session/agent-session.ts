@@ -253,6 +253,11 @@ export class AgentSession {
     this.queues.steer(userMessage(text, images));
   }
 
+  /** pi's `clear_queue`: drops queued steering and follow-up messages; returns their texts. */
+  clearQueue(): { steering: string[]; followUp: string[] } {
+    return this.queues.drain();
+  }
+
   /** Queues a follow-up message; never starts a run. */
   followUp(text: string, images: UserContent[] = []): void {
     this.assertQueueable(text);

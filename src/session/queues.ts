@@ -1,6 +1,7 @@
 // The steering and follow-up queues (spec/protocol.md §7.3, §7.7). FIFO, with a dequeue
 // mode each; "next turn" holds hidden messages waiting for the next prompt.
 import type { AgentMessage, UserContent, UserMessage } from "../shared/types.js";
+import { contentText } from "./store/message-text.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 
@@ -47,11 +48,23 @@ export class MessageQueues {
     return this.followUps.length > 0;
   }
 
+  /** pi's `clear_queue`: drops the steering and follow-up queues, returning what they held. */
+  drain(): { steering: string[]; followUp: string[] } {
+    const dropped = { steering: this.steering.map(queuedText), followUp: this.followUps.map(queuedText) };
+    this.steering = [];
+    this.followUps = [];
+    return dropped;
+  }
+
   clear(): void {
     this.steering = [];
     this.followUps = [];
     this.nextTurn = [];
   }
+}
+
+function queuedText(message: AgentMessage): string {
+  return "content" in message ? contentText(message.content) : "";
 }
 
 function take(queue: AgentMessage[], mode: QueueMode): AgentMessage[] {

@@ -5,11 +5,20 @@ import * as sessions from "./sessions.js";
 import * as state from "./state.js";
 import * as tools from "./tools.js";
 import * as compat from "./compat.js";
+import * as compatPi from "./compat-pi.js";
+import * as protocol from "./protocol.js";
 import type { CommandTable } from "./types.js";
 
-export const COMMANDS: CommandTable = { ...prompting, ...state, ...models, ...sessions, ...tools, ...compat };
+export const COMMANDS: CommandTable = { ...prompting, ...state, ...models, ...sessions, ...tools, ...compat, ...compatPi, ...protocol };
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */
-export const CONTROL_COMMANDS: ReadonlySet<string> = new Set(["abort", "abort_bash", "abort_retry", "get_state"]);
+export const CONTROL_COMMANDS: ReadonlySet<string> = new Set([
+  "abort",
+  "abort_bash",
+  "abort_retry",
+  "get_state",
+  "negotiate_protocol",
+  "set_event_filter",
+]);
 
 export type { CommandContext } from "./types.js";
