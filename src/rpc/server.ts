@@ -76,9 +76,9 @@ export class RpcServer {
     this.framer.write(readyFrame(version));
   }
 
-  /** Writes `available_commands_update` now (once the extensions are attached). */
+  /** Writes `available_commands_update` if the extensions just attached registered commands. */
   announceCommands(): void {
-    this.commands.check(true);
+    this.commands.check();
   }
 
   /** Serves until the input ends (or an extension asks to shut down); resolves with the exit code. */
