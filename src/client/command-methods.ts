@@ -160,6 +160,15 @@ export abstract class RpcCommands extends RpcConnection implements CommandMethod
   getMessagesPage(opts: { cursor?: string; limit?: number } = {}): Promise<Data<"get_messages_page">> {
     return this.request("get_messages_page", { cursor: opts.cursor, limit: opts.limit });
   }
+  /** Every message of the context, read page by page (`get_messages_page`), in order. */
+  async *iterateMessages(limit?: number): AsyncGenerator<Data<"get_messages_page">["messages"][number]> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.getMessagesPage({ cursor, limit });
+      yield* page.messages;
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+  }
   getAvailableCommands(): Promise<Data<"get_available_commands">> {
     return this.request("get_available_commands", {});
   }
