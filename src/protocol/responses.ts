@@ -135,7 +135,14 @@ export const RpcSuccessResponseSchema = Type.Object(
   { description: "A command succeeded; data only for commands that return data." },
 );
 export const RpcErrorResponseSchema = Type.Object(
-  { id: Opt(RpcIdSchema), type: Type.Literal("response"), command: Str, success: Type.Literal(false), error: Str },
+  {
+    id: Opt(RpcIdSchema),
+    type: Type.Literal("response"),
+    command: Str,
+    success: Type.Literal(false),
+    error: Str,
+    code: Opt(Type.String({ description: "oh-my-pi: machine-readable reason (get_messages_page: session_busy, stale_cursor)." })),
+  },
   { description: "A command failed, could not be parsed (command \"parse\") or is unknown." },
 );
 export const RpcResponseSchema = Type.Union([RpcSuccessResponseSchema, RpcErrorResponseSchema]);

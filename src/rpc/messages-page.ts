@@ -11,6 +11,16 @@ const MAX_CURSOR_CHARS = 2048;
 
 export const PAGE_BUSY_ERROR = "Cannot page messages while the session is changing";
 export const PAGE_STALE_ERROR = "RPC message cursor is stale";
+
+/** A paging failure with oh-my-pi's machine-readable `code` (written on the error response). */
+export class PageError extends Error {
+  constructor(
+    message: string,
+    readonly rpcCode: "session_busy" | "stale_cursor",
+  ) {
+    super(message);
+  }
+}
 const INVALID_CURSOR = "Invalid RPC message cursor";
 
 export interface MessageSnapshot {
@@ -76,7 +86,7 @@ export function pageMessages(
   if (options.cursor !== undefined) {
     const c = decodeCursor(options.cursor);
     if (c.sessionId !== snapshot.sessionId || c.leafId !== snapshot.leafId || c.messageCount !== snapshot.messageCount) {
-      throw new Error(PAGE_STALE_ERROR);
+      throw new PageError(PAGE_STALE_ERROR, "stale_cursor");
     }
     offset = c.offset;
   }

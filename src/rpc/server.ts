@@ -28,6 +28,12 @@ export interface RpcServerOptions {
 
 type Id = string | number | undefined;
 
+/** oh-my-pi's machine-readable `code` on an error response, for errors that carry one. */
+function rpcCode(err: unknown): { code?: string } {
+  const code = (err as { rpcCode?: unknown } | null)?.rpcCode;
+  return typeof code === "string" ? { code } : {};
+}
+
 export class RpcServer {
   readonly framer: EventFramer;
   /** Protocol version 1 or 2 framing of every frame written. */
@@ -147,13 +153,17 @@ export class RpcServer {
       const data = await handler(cmd, this.ctx);
       this.respond(cmd.id, cmd.type, data === undefined ? { success: true } : { success: true, data });
     } catch (err) {
-      this.respond(cmd.id, cmd.type, { success: false, error: errorMessage(err) });
+      this.respond(cmd.id, cmd.type, { success: false, error: errorMessage(err), ...rpcCode(err) });
     }
     this.commands.check();
     this.checkShutdown();
   }
 
-  private respond(id: Id, command: string | undefined, body: { success: true; data?: unknown } | { success: false; error: string }): void {
+  private respond(
+    id: Id,
+    command: string | undefined,
+    body: { success: true; data?: unknown } | { success: false; error: string; code?: string },
+  ): void {
     const frame = { type: "response", ...(id !== undefined ? { id } : {}), ...(command !== undefined ? { command } : {}), ...body };
     // `command` is absent only for lines whose type could not be read (answered as errors).
     this.framer.write(frame as RpcResponse);

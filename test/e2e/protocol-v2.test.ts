@@ -167,6 +167,12 @@ describe("protocol version 2 framing", () => {
     } while (cursor);
     expect(paged).toEqual(v2Messages.data.messages);
     expect(pages).toBeGreaterThan(2);
+    // A cursor from an older snapshot is refused with oh-my-pi's code.
+    const first = await requestV2(p, { type: "get_messages_page", limit: 1 });
+    llm.enqueue({ text: "more" });
+    await p.promptAndWait("one more", {}, 60_000);
+    const stale = await requestV2(p, { type: "get_messages_page", cursor: first.data.nextCursor });
+    expect(stale).toMatchObject({ success: false, error: "RPC message cursor is stale", code: "stale_cursor" });
   }, 240_000);
 });
 
