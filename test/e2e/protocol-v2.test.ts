@@ -3,9 +3,11 @@
 // version 1 and once after `negotiate_protocol 2`: the version 2 lines never exceed 1 MiB and,
 // reassembled (rpc_chunk) and expanded (agent_end refers to streamed messages), they carry exactly
 // what version 1 wrote.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ChunkDecoder, MAX_FRAME_BYTES } from "../../src/transport/chunked-frames.js";
-import { Pith, fakeModelsJson, trackPiths, useFakeLlm, type Frame } from "./harness.js";
+import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 
 const llm = useFakeLlm();
 const open = trackPiths();
@@ -231,5 +233,38 @@ describe("pi 0.87 commands", () => {
     expect(tree.data.tree[0].entry).toEqual(list[0]);
     const commands = await p.request({ type: "get_available_commands" });
     expect(commands).toMatchObject({ success: true, data: { commands: [] } });
+  }, 60_000);
+});
+
+// An extension that registers one command at load and another when that command runs.
+const COMMANDS_EXTENSION = `
+export default function commands(pi) {
+  pi.registerCommand("deploy", {
+    description: "Deploy a service",
+    handler: async (_args, ctx) => {
+      pi.registerCommand("rollback", { description: "Undo the deploy", handler: async () => {} });
+      ctx.ui.notify("deployed");
+    },
+  });
+}
+`;
+
+describe("available_commands_update", () => {
+  it("is written when extensions attach with commands and again when the list changes", async () => {
+    const dir = tempDir("pith-cmds-ext-");
+    const file = path.join(dir, "commands.ts");
+    writeFileSync(file, COMMANDS_EXTENSION);
+    const p = await Pith.start({ modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt", "-e", file] });
+    open.push(p);
+    const first = await p.waitFor((f) => f.type === "available_commands_update", 15_000);
+    expect(first.commands).toEqual([{ name: "deploy", description: "Deploy a service", input: { hint: "arguments" }, source: "extension" }]);
+    expect((await p.request({ type: "get_available_commands" })).data).toEqual({ commands: first.commands });
+
+    const from = p.frames.length;
+    await p.request({ type: "prompt", message: "/deploy api" });
+    const second = await p.waitFor((f) => f.type === "available_commands_update", 15_000, from);
+    expect(second.commands.map((c: Frame) => c.name)).toEqual(["deploy", "rollback"]);
+    await p.request({ type: "get_state" });
+    expect(p.events("available_commands_update").length).toBe(2);
   }, 60_000);
 });
