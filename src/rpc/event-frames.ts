@@ -23,6 +23,8 @@ export interface FrameSink {
   write(frame: RpcFrame): void;
   /** Bytes handed to the sink but not yet accepted by the OS. */
   readonly pendingBytes: number;
+  /** A session event the event filter kept from the host (framing still tracks run bounds). */
+  skipped?(event: AgentSessionEvent): void;
 }
 
 const COALESCE_MS = 16;
@@ -51,7 +53,10 @@ export class EventFramer {
 
   /** Handles one event in order; deltas may be held back briefly. */
   push(event: AgentSessionEvent): void {
-    if (!this.filter.passes(event.type)) return;
+    if (!this.filter.passes(event.type)) {
+      this.sink.skipped?.(event);
+      return;
+    }
     if (event.type === "message_update" && isDelta(event.assistantMessageEvent)) {
       this.pushDelta(event, event.assistantMessageEvent);
       return;

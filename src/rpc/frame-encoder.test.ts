@@ -61,3 +61,17 @@ describe("FrameEncoder", () => {
     expect(JSON.parse(lines.at(-1)!)).toEqual({ type: "agent_end", messages: [user("hi")] });
   });
 });
+
+describe("FrameEncoder with filtered run boundaries", () => {
+  it("forgets streamed messages at a filtered agent_start or agent_end", () => {
+    const { enc, lines } = encoder();
+    enc.write(negotiated);
+    const big = user("z".repeat(1_100_000));
+    enc.write(f({ type: "message_end", message: big }));
+    enc.skipped({ type: "agent_end" });
+    enc.skipped({ type: "agent_start" });
+    enc.write(f({ type: "agent_end", messages: [big] }));
+    // Nothing of this run was streamed: the whole agent_end goes out (chunked), not a reference.
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "rpc_chunk" });
+  });
+});

@@ -48,6 +48,11 @@ export class FrameEncoder implements FrameSink {
     if (f.type === "response" && f.command === "negotiate_protocol" && f.success === true) this.version = 2;
   }
 
+  /** A run boundary the host does not see still bounds what `agent_end` may refer to. */
+  skipped(event: { type: string }): void {
+    if (event.type === "agent_start" || event.type === "agent_end") this.streamed = [];
+  }
+
   private writeV2(frame: Rec): void {
     let text = serializeFrame(frame);
     if (Buffer.byteLength(text, "utf8") <= MAX_FRAME_BYTES) return this.out.writeSerialized(text);
