@@ -44,3 +44,26 @@ describe("get_messages_page", () => {
     expect(() => pageMessages([...all, msg("c")], snap(3), { cursor: nextCursor })).toThrow(PAGE_STALE_ERROR);
   });
 });
+
+describe("get_messages_page (property)", () => {
+  it("pages of random messages concatenate to the whole context and respect the budget", async () => {
+    const fc = (await import("fast-check")).default;
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 400_000 }), { maxLength: 40 }), fc.integer({ min: 1, max: 256 }), (sizes, limit) => {
+        const all = sizes.map((n, i) => msg(`${i}:` + "m".repeat(n)));
+        const seen: AgentMessage[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = pageMessages(all, snap(all.length), { cursor, limit });
+          expect(page.messages.length).toBeLessThanOrEqual(limit);
+          if (page.messages.length > 1) expect(Buffer.byteLength(JSON.stringify(page.messages))).toBeLessThanOrEqual(MAX_PAGE_BYTES);
+          if (all.length > 0) expect(page.messages.length).toBeGreaterThan(0);
+          seen.push(...page.messages);
+          cursor = page.nextCursor;
+        } while (cursor);
+        expect(seen).toEqual(all);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

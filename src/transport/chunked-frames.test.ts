@@ -28,3 +28,21 @@ describe("rpc_chunk framing (oh-my-pi protocol version 2)", () => {
     expect(() => decoder.push({ ...chunks[1], chunkId: "other" })).toThrow("rpc chunk sequence mismatch");
   });
 });
+
+describe("rpc_chunk round trip (property)", () => {
+  it("any frame over the line limit reassembles exactly, whatever its characters", async () => {
+    const fc = (await import("fast-check")).default;
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 300_000 }), (piece, extra) => {
+        const text = piece.repeat(Math.ceil((MAX_FRAME_BYTES + extra) / Math.max(1, Buffer.byteLength(piece))));
+        const frame = { type: "message_end", message: { role: "user", content: [{ type: "text", text }] } };
+        const json = JSON.stringify(frame);
+        const decoder = new ChunkDecoder();
+        let out: unknown;
+        for (const chunk of chunkFrames(json, "rpc-p")) out = decoder.push(JSON.parse(JSON.stringify(chunk))) ?? out;
+        expect(out).toEqual(frame);
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
