@@ -13,7 +13,7 @@ import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
 import { Results } from "./lib/table.js";
 import { removeTemps } from "./lib/temp.js";
 import { switchSession } from "./switch-workload.js";
-import { bigResult, startup, streamDefault, streamDeltaOnly, toolTurns200, toolTurns2000, type Workload } from "./workloads.js";
+import { bigResult, bigResultV2, startup, streamDefault, streamDeltaOnly, toolTurns200, toolTurns2000, type Workload } from "./workloads.js";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -27,6 +27,7 @@ const plan: Array<[Workload, number]> = [
   [toolTurns200, 3],
   [switchSession, 3],
   [bigResult, 3],
+  [bigResultV2, 3],
   [toolTurns2000, 1],
 ];
 

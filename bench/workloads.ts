@@ -156,32 +156,42 @@ export default function (pi) {
 }
 `;
 
-export const bigResult: Workload = {
-  name: "2 MiB tool result",
-  specs: [
-    { key: "big:wall", label: "2 MiB tool result: prompt → agent_end", unit: "ms" },
-    { key: "big:stdout", label: "2 MiB tool result: stdout", unit: "MiB", digits: 2 },
-    { key: "big:peak", label: "2 MiB tool result: peak RSS", unit: "MiB", digits: 1 },
-  ],
-  run: (agent) => {
-    const cwd = tempCwd();
-    const ext = path.join(cwd, "big-tool.mjs");
-    writeFileSync(ext, BIG_EXTENSION);
-    return withProc(
-      agent,
-      ["-e", ext],
-      async (p, llm) => {
-        await p.request({ type: "get_state" }, 20_000);
-        llm.enqueue({ toolCalls: [{ id: "call_big", name: "big", arguments: {} }] }, { text: "ok" });
-        const bytes0 = p.stdoutBytes;
-        const t0 = performance.now();
-        await p.promptAndWait("big", 60_000);
-        const wall = performance.now() - t0;
-        const last = llm.requests.at(-1);
-        if (!JSON.stringify(last?.body ?? "").includes("0123456789abcdef0123")) throw new Error("the 2 MiB result did not reach the model");
-        return { "big:wall": wall, "big:stdout": (p.stdoutBytes - bytes0) / MiB, "big:peak": p.memMiB().peak };
-      },
-      { cwd },
-    );
-  },
-};
+function bigResultWorkload(label: string, protocolVersion: 1 | 2, only?: Agent["name"]): Workload {
+  const k = (s: string) => `${label}:${s}`;
+  const title = protocolVersion === 2 ? "2 MiB tool result, protocol v2" : "2 MiB tool result";
+  return {
+    name: title,
+    only,
+    specs: [
+      { key: k("wall"), label: `${title}: prompt → agent_end`, unit: "ms" },
+      { key: k("stdout"), label: `${title}: stdout`, unit: "MiB", digits: 2 },
+      { key: k("peak"), label: `${title}: peak RSS`, unit: "MiB", digits: 1 },
+    ],
+    run: (agent) => {
+      const cwd = tempCwd();
+      const ext = path.join(cwd, "big-tool.mjs");
+      writeFileSync(ext, BIG_EXTENSION);
+      return withProc(
+        agent,
+        ["-e", ext],
+        async (p, llm) => {
+          await p.request({ type: "get_state" }, 20_000);
+          if (protocolVersion === 2) await p.request({ type: "negotiate_protocol", protocolVersion: 2 }, 20_000);
+          llm.enqueue({ toolCalls: [{ id: "call_big", name: "big", arguments: {} }] }, { text: "ok" });
+          const bytes0 = p.stdoutBytes;
+          const t0 = performance.now();
+          await p.promptAndWait("big", 60_000);
+          const wall = performance.now() - t0;
+          const last = llm.requests.at(-1);
+          if (!JSON.stringify(last?.body ?? "").includes("0123456789abcdef0123")) throw new Error("the 2 MiB result did not reach the model");
+          return { [k("wall")]: wall, [k("stdout")]: (p.stdoutBytes - bytes0) / MiB, [k("peak")]: p.memMiB().peak };
+        },
+        { cwd },
+      );
+    },
+  };
+}
+
+export const bigResult = bigResultWorkload("big", 1);
+/** The same run after negotiate_protocol 2 (pith only): lines ≤ 1 MiB, agent_end by reference. */
+export const bigResultV2 = bigResultWorkload("big-v2", 2, "pith");

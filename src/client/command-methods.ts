@@ -178,4 +178,42 @@ export abstract class RpcCommands extends RpcConnection implements CommandMethod
   setPermissions(rules: PermissionRulesInput): Promise<Data<"set_permissions">> {
     return this.request("set_permissions", { rules });
   }
+
+  // ── oh-my-pi 18 and pi 0.87 additions ─────────────────────────────────────
+
+  /** Prefer `start({protocolVersion: 2})`, which also turns on chunk reassembly. */
+  negotiateProtocol(protocolVersion: number): Promise<Data<"negotiate_protocol">> {
+    return this.request("negotiate_protocol", { protocolVersion });
+  }
+  /** Only these session event types are written from now on; `null` writes all of them again. */
+  setEventFilter(events: string[] | null): Promise<Data<"set_event_filter">> {
+    return this.request("set_event_filter", { events });
+  }
+  getMessagesPage(opts: { cursor?: string; limit?: number } = {}): Promise<Data<"get_messages_page">> {
+    return this.request("get_messages_page", { cursor: opts.cursor, limit: opts.limit });
+  }
+  /** Every message of the context, read page by page (`get_messages_page`), in order. */
+  async *iterateMessages(limit?: number): AsyncGenerator<Data<"get_messages_page">["messages"][number]> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.getMessagesPage({ cursor, limit });
+      yield* page.messages;
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+  }
+  getAvailableCommands(): Promise<Data<"get_available_commands">> {
+    return this.request("get_available_commands", {});
+  }
+  getAvailableThinkingLevels(): Promise<Data<"get_available_thinking_levels">> {
+    return this.request("get_available_thinking_levels", {});
+  }
+  clearQueue(): Promise<Data<"clear_queue">> {
+    return this.request("clear_queue", {});
+  }
+  getEntries(since?: string): Promise<Data<"get_entries">> {
+    return this.request("get_entries", { since });
+  }
+  getTree(): Promise<Data<"get_tree">> {
+    return this.request("get_tree", {});
+  }
 }

@@ -5,6 +5,7 @@ import type { OutboundFrame, RpcCommandType, RpcResponseData } from "../protocol
 import { RpcClientError, RpcError } from "./errors.js";
 import { JsonlLineSplitter, type LineItem } from "../transport/jsonl-reader.js";
 import { parseFrameLine } from "./frame-line.js";
+import { FrameReassembler } from "./v2-frames.js";
 import { killGroup, spawnAgent } from "./process-group.js";
 import type { CommandParams, FrameHandler, FrameOf, OutboundFrameType, RpcClientOptions } from "./types.js";
 
@@ -32,12 +33,17 @@ function sleep(ms: number): { promise: Promise<null>; cancel(): void } {
 export class RpcConnection {
   /** The `version` of the `ready` frame, once seen. */
   version: string | undefined;
+  /** The `ready` frame itself (protocol versions, frame limits, capabilities), once seen. */
+  readyFrame: Record<string, unknown> | undefined;
+  /** 2 once `negotiate_protocol` succeeded (see `options.protocolVersion`). */
+  protocolVersion: 1 | 2 = 1;
   /** Resolves when the process has exited and its stdout is fully read. */
   readonly exited: Promise<ExitInfo>;
   protected child: ChildProcessWithoutNullStreams | undefined;
   private resolveExited!: (info: ExitInfo) => void;
   private exitInfo: ExitInfo | undefined;
   private readonly splitter = new JsonlLineSplitter();
+  private readonly reassembler = new FrameReassembler();
   private readonly pending = new Map<string, Pending>();
   private readonly lateWatchers = new Map<string, (err: RpcError) => void>();
   private readonly listeners = new Map<string, Set<AnyHandler>>();
@@ -67,6 +73,7 @@ export class RpcConnection {
     child.on("close", (code, signal) => this.onClose({ code, signal }));
     if (this.options.waitForReady === false) return Promise.race([spawnError, this.spawned(child)]).then(() => this);
     await Promise.race([spawnError, this.waitReady()]);
+    if (this.options.protocolVersion === 2) await this.negotiate();
     return this;
   }
 
@@ -88,6 +95,14 @@ export class RpcConnection {
       throw new RpcClientError("ready_timeout", `no ready frame within ${timeoutMs} ms`, this.stderr);
     }
     throw new RpcClientError("exited", `the agent exited before ready (${describeExit(outcome)})`, this.stderr);
+  }
+
+  /** Switches to version 2 framing when `ready` offers it (no line over maxFrameBytes). */
+  private async negotiate(): Promise<void> {
+    const offered = this.readyFrame?.supportedProtocolVersions;
+    if (!Array.isArray(offered) || !offered.includes(2)) return;
+    const data = await this.request("negotiate_protocol", { protocolVersion: 2 });
+    if (data.protocolVersion === 2) this.protocolVersion = 2;
   }
 
   /** The child's process id (also its process group id). */
@@ -245,9 +260,20 @@ export class RpcConnection {
   }
 
   private onLine(line: string): void {
-    const frame = parseFrameLine(line) as AnyFrame | undefined;
+    const parsed = parseFrameLine(line) as AnyFrame | undefined;
+    if (!parsed) return;
+    let frame: AnyFrame | undefined;
+    try {
+      frame = this.reassembler.push(parsed);
+    } catch (err) {
+      this.reportError(err);
+      return;
+    }
     if (!frame) return;
-    if (frame.type === "ready" && typeof frame.version === "string") this.version = frame.version;
+    if (frame.type === "ready" && typeof frame.version === "string") {
+      this.version = frame.version;
+      this.readyFrame = frame;
+    }
     if (frame.type === "response") this.settle(frame);
     // Not validated: the client trusts the agent's frames to match the protocol types.
     this.guard(() => this.handleFrame(frame as OutboundFrame));

@@ -113,6 +113,7 @@ export class RpcClient extends RpcCommands {
    */
   async promptForOutput<T = unknown>(message: string, schema: object, opts: Omit<PromptAndWaitOptions, "outputSchema"> = {}): Promise<T> {
     const { result } = await this.promptForResult(message, { ...opts, outputSchema: schema });
+    if (!result) throw new Error("This agent does not send prompt_result, so it cannot return structured results");
     if (result.status === "completed" && "output" in result) return result.output as T;
     throw new Error(result.error?.message ?? `The prompt ended ${result.status} without a structured result`);
   }

@@ -36,6 +36,12 @@ export interface RpcClientOptions {
   closeGraceMs?: number;
   /** Receives stderr text as it arrives (it is also kept, capped, in `client.stderr`). */
   onStderr?: (text: string) => void;
+  /**
+   * 2: after `ready`, negotiate protocol version 2 when the agent offers it, so that no stdout
+   * line exceeds 1 MiB; the client reassembles `rpc_chunk` frames and restores `agent_end`
+   * messages, so listeners see the same frames as in version 1. Default 1.
+   */
+  protocolVersion?: 1 | 2;
   /** Receives errors thrown by event listeners and handlers. Default: console.error. */
   onError?: (error: unknown) => void;
 }

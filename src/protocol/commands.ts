@@ -3,14 +3,10 @@
 import Type, { type Static, type TSchema } from "typebox";
 import { ImageContentSchema, PermissionRulesInputSchema, ThinkingLevelInputSchema, literals } from "../shared/schema/index.js";
 import { LIVENESS_COMMAND_SCHEMAS } from "./liveness.js";
+import { command } from "./command-schema.js";
+import { EXTRA_COMMAND_SCHEMAS } from "./extra-commands.js";
 
-/** A readable request id: echoed verbatim in the response. */
-export const RpcIdSchema = Type.Union([Type.String(), Type.Number()]);
-export type RpcId = Static<typeof RpcIdSchema>;
-
-function command<T extends string, P extends Record<string, TSchema>>(type: T, props: P, description: string) {
-  return Type.Object({ id: Type.Optional(RpcIdSchema), type: Type.Literal(type), ...props }, { description });
-}
+export { RpcIdSchema, type RpcId } from "./command-schema.js";
 
 const Images = Type.Optional(Type.Array(ImageContentSchema));
 const QueueMode = literals(["all", "one-at-a-time"]);
@@ -140,6 +136,7 @@ export const COMMAND_SCHEMAS = {
   ),
   /** pith extra: answered with the PermissionState in force; bad rules fail naming each one. */
   set_permissions: command("set_permissions", { rules: PermissionRulesInputSchema }, "Set the session's permission mode and rules."),
+  ...EXTRA_COMMAND_SCHEMAS,
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

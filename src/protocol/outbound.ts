@@ -4,13 +4,14 @@ import Type, { type Static, type TSchema } from "typebox";
 import { AGENT_EVENT_SCHEMAS, PermissionPayloadSchema, RecordSchema, SESSION_EVENT_SCHEMAS, literals } from "../shared/schema/index.js";
 import { LIVENESS_FRAME_SCHEMAS } from "./liveness.js";
 import { RpcResponseSchema } from "./responses.js";
+import { FRAMING_FRAME_SCHEMAS, READY_PROTOCOL_FIELDS } from "./framing-frames.js";
 
 const Str = Type.String();
 const Opt = Type.Optional;
 
 /** The first stdout line; nothing answers it. */
 export const ReadyFrameSchema = Type.Object(
-  { type: Type.Literal("ready"), version: Str },
+  { type: Type.Literal("ready"), version: Str, ...READY_PROTOCOL_FIELDS },
   { description: "Startup complete: the first stdout frame." },
 );
 
@@ -78,6 +79,7 @@ export const OutboundFrameSchema = Type.Union(
     HostToolCancelSchema,
     ExtensionErrorSchema,
     ...LIVENESS_FRAME_SCHEMAS,
+    ...FRAMING_FRAME_SCHEMAS,
   ],
   { description: "Anything pith writes to stdout." },
 );

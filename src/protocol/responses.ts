@@ -12,6 +12,7 @@ import {
 } from "../shared/schema/index.js";
 import { RpcIdSchema, type RpcCommandType } from "./commands.js";
 import { LIVENESS_RESPONSE_SCHEMAS } from "./liveness.js";
+import { EXTRA_RESPONSE_DATA_SCHEMAS } from "./extra-commands.js";
 
 const Str = Type.String();
 const Num = Type.Number();
@@ -155,6 +156,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   diff_checkpoint: CheckpointDiffSchema,
   restore_checkpoint: RestoreCheckpointResultSchema,
   set_permissions: PermissionStateSchema,
+  ...EXTRA_RESPONSE_DATA_SCHEMAS,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;
@@ -170,7 +172,14 @@ export const RpcSuccessResponseSchema = Type.Object(
   { description: "A command succeeded; data only for commands that return data." },
 );
 export const RpcErrorResponseSchema = Type.Object(
-  { id: Opt(RpcIdSchema), type: Type.Literal("response"), command: Str, success: Type.Literal(false), error: Str },
+  {
+    id: Opt(RpcIdSchema),
+    type: Type.Literal("response"),
+    command: Str,
+    success: Type.Literal(false),
+    error: Str,
+    code: Opt(Type.String({ description: "oh-my-pi: machine-readable reason (get_messages_page: session_busy, stale_cursor)." })),
+  },
   { description: "A command failed, could not be parsed (command \"parse\") or is unknown." },
 );
 export const RpcResponseSchema = Type.Union([RpcSuccessResponseSchema, RpcErrorResponseSchema]);

@@ -65,6 +65,14 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
     bad: [{ checkpointId: "0123456789abcdef", mode: "all" }, 'Invalid "mode": expected one of "files", "conversation", "both"'],
   },
   set_permissions: { valid: { rules: { mode: "ask-writes", allow: ["bash(npm test)"] } }, bad: [{ rules: { mode: "sometimes" } }, 'Invalid "rules.mode": expected one of "allow", "ask", "ask-writes", "read-only"'] },
+  negotiate_protocol: { valid: { protocolVersion: 2 }, bad: [{ protocolVersion: "2" }, 'Invalid "protocolVersion": expected number'] },
+  set_event_filter: { valid: { events: ["agent_end"] }, bad: [{ events: "agent_end" }, 'Invalid "events": expected array of string or null'] },
+  get_messages_page: { valid: { cursor: "abc", limit: 10 }, bad: [{ limit: "10" }, 'Invalid "limit": expected number'] },
+  get_available_commands: { valid: {} },
+  get_available_thinking_levels: { valid: {} },
+  clear_queue: { valid: {} },
+  get_entries: { valid: { since: "a1b2c3d4" }, bad: [{ since: 1 }, 'Invalid "since": expected string'] },
+  get_tree: { valid: {} },
 };
 
 describe("validateInbound: commands", () => {

@@ -4,6 +4,7 @@
 // growing a queue). In delta-only mode a `message_update` carries just the delta.
 import type { OutboundFrame } from "../protocol/index.js";
 import type { AgentSessionEvent, AssistantUpdateEvent } from "../shared/types.js";
+import { EventFilter } from "./event-filter.js";
 
 type DeltaEvent = Extract<AssistantUpdateEvent, { type: "text_delta" | "thinking_delta" | "toolcall_delta" }>;
 type UpdateFrame = Extract<AgentSessionEvent, { type: "message_update" }>;
@@ -23,6 +24,8 @@ export interface FrameSink {
   write(frame: RpcFrame): void;
   /** Bytes handed to the sink but not yet accepted by the OS. */
   readonly pendingBytes: number;
+  /** A session event the event filter kept from the host (framing still tracks run bounds). */
+  skipped?(event: AgentSessionEvent): void;
 }
 
 const COALESCE_MS = 16;
@@ -31,6 +34,8 @@ const BACKPRESSURE_BYTES = 1 << 20;
 
 export class EventFramer {
   deltaOnly: boolean;
+  /** set_event_filter: which session event types `push` writes. */
+  readonly filter = new EventFilter();
   private pending: { frame: UpdateFrame; delta: DeltaEvent; parts: string[] } | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -49,6 +54,10 @@ export class EventFramer {
 
   /** Handles one event in order; deltas may be held back briefly. */
   push(event: AgentSessionEvent): void {
+    if (!this.filter.passes(event.type)) {
+      this.sink.skipped?.(event);
+      return;
+    }
     if (event.type === "message_update" && isDelta(event.assistantMessageEvent)) {
       this.pushDelta(event, event.assistantMessageEvent);
       return;

@@ -78,6 +78,14 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   diff_checkpoint: { checkpointId: "0123456789abcdef" },
   restore_checkpoint: { checkpointId: "0123456789abcdef" },
   set_permissions: { rules: { deny: ["bash(rm -rf:*)"] } },
+  negotiate_protocol: { protocolVersion: 2 },
+  set_event_filter: { events: null },
+  get_messages_page: { limit: 5 },
+  get_available_commands: {},
+  get_available_thinking_levels: {},
+  clear_queue: {},
+  get_entries: {},
+  get_tree: {},
 };
 
 describe("RpcServer over the memory transport", () => {
@@ -87,7 +95,7 @@ describe("RpcServer over the memory transport", () => {
 
   it("answers every command exactly once, echoing its id, and keeps serving", async () => {
     const h = start([text("one"), text("two"), text("three"), text("summary"), text("four")]);
-    expect(h.host.frames[0]).toEqual({ type: "ready", version: "test" });
+    expect(h.host.frames[0]).toMatchObject({ type: "ready", version: "test", protocolVersion: 1 });
     for (const type of COMMAND_TYPES) {
       const id = `req-${type}`;
       const response = await ask(h.host, { id, type, ...SAMPLES[type] });

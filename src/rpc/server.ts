@@ -8,8 +8,11 @@ import { errorMessage } from "../shared/errors.js";
 import { snowflake } from "../shared/ids.js";
 import { parseFrame, type Transport } from "../transport/index.js";
 import { COMMANDS, CONTROL_COMMANDS, type CommandContext } from "./commands/index.js";
+import { CommandAnnouncer } from "./available-commands.js";
 import { EventFramer } from "./event-frames.js";
 import { Heartbeat } from "./heartbeat.js";
+import { FrameEncoder } from "./frame-encoder.js";
+import { readyFrame } from "./ready.js";
 import { createHostToolBridge, type HostToolBridge } from "./host-tools.js";
 import { MessageIdStamper } from "./message-ids.js";
 import { PromptResults } from "./prompt-results.js";
@@ -33,14 +36,23 @@ export interface RpcServerOptions {
 
 type Id = string | number | undefined;
 
+/** oh-my-pi's machine-readable `code` on an error response, for errors that carry one. */
+function rpcCode(err: unknown): { code?: string } {
+  const code = (err as { rpcCode?: unknown } | null)?.rpcCode;
+  return typeof code === "string" ? { code } : {};
+}
+
 export class RpcServer {
   readonly framer: EventFramer;
+  /** Protocol version 1 or 2 framing of every frame written. */
+  readonly encoder: FrameEncoder;
   /** What extensions attached to this front door use: the RPC dialogs and error frames. */
   readonly extensionBindings: ExtensionBindings;
   private readonly ui: RpcUiBridge;
   private readonly hostTools: HostToolBridge;
   private readonly heartbeat: Heartbeat;
   private readonly ctx: CommandContext;
+  private readonly commands: CommandAnnouncer;
   private queue: Promise<void> = Promise.resolve();
   private shuttingDown = false;
   private exitRequested: (() => void) | undefined;
@@ -50,7 +62,9 @@ export class RpcServer {
     private readonly transport: Transport,
     private readonly opts: RpcServerOptions,
   ) {
-    this.framer = new EventFramer(transport.writer, { deltaOnly: opts.deltaOnly });
+    this.encoder = new FrameEncoder(transport.writer);
+    this.framer = new EventFramer(this.encoder, { deltaOnly: opts.deltaOnly });
+    this.commands = new CommandAnnouncer(() => session.extensions.commands(), (f) => this.framer.write(f));
     const newId = opts.newId ?? (() => snowflake());
     this.ui = createRpcUiBridge({ writeFrame: (f) => this.framer.write(f), newId, emitTitle: opts.emitTitle ?? false });
     this.hostTools = createHostToolBridge({ writeFrame: (f) => this.framer.write(f), newId });
@@ -86,7 +100,12 @@ export class RpcServer {
 
   /** The first frame of the process (design.md §4.2). */
   ready(version: string): void {
-    this.framer.write({ type: "ready", version });
+    this.framer.write(readyFrame(version));
+  }
+
+  /** Writes `available_commands_update` if the extensions just attached registered commands. */
+  announceCommands(): void {
+    this.commands.check();
   }
 
   /** Serves until the input ends (or an extension asks to shut down); resolves with the exit code. */
@@ -155,12 +174,17 @@ export class RpcServer {
       const data = await handler(cmd, this.ctx);
       this.respond(cmd.id, cmd.type, data === undefined ? { success: true } : { success: true, data });
     } catch (err) {
-      this.respond(cmd.id, cmd.type, { success: false, error: errorMessage(err) });
+      this.respond(cmd.id, cmd.type, { success: false, error: errorMessage(err), ...rpcCode(err) });
     }
+    this.commands.check();
     this.checkShutdown();
   }
 
-  private respond(id: Id, command: string | undefined, body: { success: true; data?: unknown } | { success: false; error: string }): void {
+  private respond(
+    id: Id,
+    command: string | undefined,
+    body: { success: true; data?: unknown } | { success: false; error: string; code?: string },
+  ): void {
     const frame = { type: "response", ...(id !== undefined ? { id } : {}), ...(command !== undefined ? { command } : {}), ...body };
     // `command` is absent only for lines whose type could not be read (answered as errors).
     this.framer.write(frame as RpcResponse);

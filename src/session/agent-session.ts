@@ -17,7 +17,7 @@ import { createExtensionHost } from "./extension-host.js";
 import { Liveness, type ActivitySnapshot } from "./liveness.js";
 import { PromptExtras } from "./prompt-extras.js";
 import { PromptTracker, type PromptId, type PromptOutcome } from "./prompt-tracker.js";
-import { MessageQueues, userMessage } from "./queues.js";
+import { MessageQueues, queuedText, userMessage } from "./queues.js";
 import { RetryController } from "./retry-controller.js";
 import { RunController } from "./run-controller.js";
 import { RunPipeline } from "./run-pipeline.js";
@@ -343,6 +343,16 @@ export class AgentSession {
   steer(text: string, images: UserContent[] = [], promptId?: PromptId): Promise<PromptOutcome> {
     this.assertQueueable(text);
     return this.enqueue("steer", text, images, promptId);
+  }
+
+  /** pi's `clear_queue`: drops queued steering and follow-up messages (their senders hear `aborted`); returns their texts. */
+  clearQueue(): { steering: string[]; followUp: string[] } {
+    const { steering, followUp } = this.queues.drain();
+    const dropped = [...steering, ...followUp];
+    this.structured.dropped(dropped);
+    this.tracker.dropped(dropped);
+    this.liveness.check();
+    return { steering: steering.map(queuedText), followUp: followUp.map(queuedText) };
   }
 
   /** Queues a follow-up message; never starts a run. Resolves as for `steer`. */

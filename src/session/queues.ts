@@ -1,6 +1,7 @@
 // The steering and follow-up queues (spec/protocol.md §7.3, §7.7). FIFO, with a dequeue
 // mode each; "next turn" holds hidden messages waiting for the next prompt.
 import type { AgentMessage, UserContent, UserMessage } from "../shared/types.js";
+import { contentText } from "./store/message-text.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 
@@ -47,6 +48,14 @@ export class MessageQueues {
     return this.followUps.length > 0;
   }
 
+  /** pi's `clear_queue`: drops the steering and follow-up queues (not next-turn messages), returning what they held. */
+  drain(): { steering: AgentMessage[]; followUp: AgentMessage[] } {
+    const dropped = { steering: this.steering, followUp: this.followUps };
+    this.steering = [];
+    this.followUps = [];
+    return dropped;
+  }
+
   /** Empties every queue; returns the steering and follow-up messages that were dropped. */
   clear(): AgentMessage[] {
     const dropped = [...this.steering, ...this.followUps];
@@ -55,6 +64,11 @@ export class MessageQueues {
     this.nextTurn = [];
     return dropped;
   }
+}
+
+/** The text of a queued message (pi's `clear_queue` answers with texts). */
+export function queuedText(message: AgentMessage): string {
+  return "content" in message ? contentText(message.content) : "";
 }
 
 function take(queue: AgentMessage[], mode: QueueMode): AgentMessage[] {

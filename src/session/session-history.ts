@@ -10,7 +10,7 @@ import type { Conversation } from "./conversation.js";
 import { computeSessionStats, contextUsage, type SessionStats } from "./stats.js";
 import type { UserMessageRef } from "./store/branching.js";
 import { contentText } from "./store/message-text.js";
-import type { SessionHeader } from "./store/entry-types.js";
+import type { SessionEntry, SessionHeader } from "./store/entry-types.js";
 import type { SessionLog } from "./store/session-log.js";
 import type { SessionStorage } from "./store/storage.js";
 
@@ -53,6 +53,18 @@ export class SessionHistory {
   }
   get header(): Readonly<SessionHeader> {
     return this.conversation.log.header;
+  }
+  /** Where the next entry attaches (`get_entries`, `get_tree`, message paging). */
+  get leafId(): string | null {
+    return this.conversation.log.leafId;
+  }
+  /** Every entry of the file, in file order (`get_entries`, `get_tree`). */
+  entries(): readonly SessionEntry[] {
+    return this.conversation.log.entries();
+  }
+  /** The label set on an entry, if any. */
+  label(id: string): string | undefined {
+    return this.conversation.log.getLabel(id);
   }
   /** The in-memory context (`get_messages`). */
   get messages(): AgentMessage[] {

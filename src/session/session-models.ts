@@ -3,7 +3,7 @@
 import { envVarsFor } from "../providers/models/env-keys.js";
 import { nextModel } from "../providers/models/model-cycle.js";
 import type { ModelRegistry } from "../providers/models/registry.js";
-import { cycleThinkingLevel, resolveThinkingLevel } from "../providers/models/thinking.js";
+import { cycleThinkingLevel, resolveThinkingLevel, supportedEfforts } from "../providers/models/thinking.js";
 import { PithError } from "../shared/errors.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import type { Conversation } from "./conversation.js";
@@ -106,6 +106,12 @@ export class SessionModels {
   /** `set_thinking_level`: resolved against the current model; recorded when it changes. */
   setThinkingLevel(input: unknown): void {
     this.conversation.setThinkingLevel(resolveThinkingLevel(this.current, input));
+  }
+
+  /** pi's `get_available_thinking_levels`: `off` plus the efforts of the current model. */
+  availableThinkingLevels(): ThinkingLevel[] {
+    const model = this.current;
+    return model ? ["off", ...supportedEfforts(model)] : ["off"];
   }
 
   /** `cycle_thinking_level`: null when the model cannot reason. */

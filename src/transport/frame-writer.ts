@@ -49,7 +49,11 @@ export class FrameWriter {
 
   /** Serialises and writes one frame. Throws only if the frame cannot be serialised. */
   write(frame: object): void {
-    const text = serializeFrame(frame);
+    this.writeSerialized(serializeFrame(frame));
+  }
+
+  /** Writes one line already produced by `serializeFrame` (framing that measures lines first). */
+  writeSerialized(text: string): void {
     if (this.closedFlag) return;
     if (this.waitingForDrain || this.queue.length > this.queueHead) {
       this.queue.push(text);

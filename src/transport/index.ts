@@ -4,3 +4,4 @@ export * from "./frame-writer.js";
 export * from "./stream-transport.js";
 export * from "./stdio.js";
 export * from "./memory.js";
+export * from "./chunked-frames.js";

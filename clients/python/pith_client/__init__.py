@@ -4,7 +4,8 @@ Standard library only, Python >= 3.9.
 """
 from .client import PithClient
 from .errors import PithClientError, RpcError
-from .framing import LineSplitter, encode_frame, parse_frame
+from .chunks import ChunkError, FrameReassembler
+from .framing import JSON_NULL, LineSplitter, encode_frame, parse_frame
 from .host_tools import HostTool, HostToolContext
 
 __all__ = [
@@ -16,4 +17,7 @@ __all__ = [
     "LineSplitter",
     "encode_frame",
     "parse_frame",
+    "JSON_NULL",
+    "ChunkError",
+    "FrameReassembler",
 ]

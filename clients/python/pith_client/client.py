@@ -8,6 +8,7 @@ import os
 import signal
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Set, Union
 
+from .chunks import ChunkError, FrameReassembler
 from .commands import CommandsMixin
 from .errors import PithClientError, RpcError
 from .framing import LineSplitter, encode_frame, parse_frame
@@ -41,6 +42,7 @@ class PithClient(CommandsMixin):
         request_timeout: Optional[float] = None,
         close_grace: float = 5.0,
         on_stderr: Optional[Callable[[str], None]] = None,
+        protocol_version: int = 1,
     ) -> None:
         if cmd is None:
             argv = ["pith", "--mode", "rpc"]
@@ -57,6 +59,12 @@ class PithClient(CommandsMixin):
         self.close_grace = close_grace
         self.on_stderr = on_stderr
         self.version: Optional[str] = None
+        #: 2: negotiate protocol version 2 after ``ready`` when offered (no stdout line over 1 MiB);
+        #: chunks are reassembled and agent_end restored, so handlers see version 1 frames.
+        self.protocol_version_requested = protocol_version
+        self.protocol_version = 1
+        self.ready_frame: Optional[Frame] = None
+        self._reassembler = FrameReassembler()
         self._proc: Optional[asyncio.subprocess.Process] = None
         self._stderr = ""
         self._next_id = 1
@@ -113,7 +121,16 @@ class PithClient(CommandsMixin):
         self._stderr_reader = loop.create_task(self._read_stderr())
         if self.wait_for_ready:
             await self._await_ready()
+            if self.protocol_version_requested == 2:
+                await self._negotiate()
         return self
+
+    async def _negotiate(self) -> None:
+        offered = (self.ready_frame or {}).get("supportedProtocolVersions")
+        if isinstance(offered, list) and 2 in offered:
+            data = await self.request("negotiate_protocol", protocolVersion=2)
+            if data.get("protocolVersion") == 2:
+                self.protocol_version = 2
 
     async def _await_ready(self) -> None:
         assert self._ready is not None and self._reader is not None
@@ -444,12 +461,20 @@ class PithClient(CommandsMixin):
             await asyncio.wait({self._stderr_reader}, timeout=1.0)
 
     def _on_line(self, line: str) -> None:
-        frame = parse_frame(line)
+        parsed = parse_frame(line)
+        if parsed is None:
+            return
+        try:
+            frame = self._reassembler.push(parsed)
+        except ChunkError as exc:
+            log.warning("dropped a broken chunk sequence: %s", exc)
+            return
         if frame is None:
             return
         kind = frame["type"]
         if kind == "ready":
             self.version = frame.get("version")
+            self.ready_frame = frame
             if self._ready is not None and not self._ready.done():
                 self._ready.set_result(None)
         elif kind == "response":

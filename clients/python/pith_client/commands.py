@@ -5,8 +5,9 @@ Each returns the response ``data`` (``None`` for commands without data) and rais
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, AsyncIterator, Dict, List, Optional
 
+from .framing import JSON_NULL
 from .host_tools import HostTool, HostToolRunner
 
 
@@ -173,3 +174,42 @@ class CommandsMixin:
     async def get_integrations(self) -> Dict[str, Any]:
         """The model provider's health (does the key work?) and extension status checks."""
         return await self.request("get_integrations")
+
+    # ── oh-my-pi 18 and pi 0.87 additions ─────────────────────────────────────
+
+    async def negotiate_protocol(self, protocol_version: int) -> Dict[str, Any]:
+        """Prefer ``PithClient.start(..., protocol_version=2)``, which also reassembles chunks."""
+        return await self.request("negotiate_protocol", protocolVersion=protocol_version)
+
+    async def set_event_filter(self, events: Optional[List[str]]) -> Dict[str, Any]:
+        """Only these session event types are written from now on; ``None`` writes all again."""
+        return await self.request("set_event_filter", events=JSON_NULL if events is None else events)
+
+    async def get_messages_page(self, cursor: Optional[str] = None, limit: Optional[int] = None) -> Dict[str, Any]:
+        return await self.request("get_messages_page", cursor=cursor, limit=limit)
+
+    async def iter_messages(self, limit: Optional[int] = None) -> AsyncIterator[Dict[str, Any]]:
+        """Every message of the context, read page by page with ``get_messages_page``."""
+        cursor: Optional[str] = None
+        while True:
+            page = await self.get_messages_page(cursor=cursor, limit=limit)
+            for message in page["messages"]:
+                yield message
+            cursor = page.get("nextCursor")
+            if cursor is None:
+                return
+
+    async def get_available_commands(self) -> Dict[str, Any]:
+        return await self.request("get_available_commands")
+
+    async def get_available_thinking_levels(self) -> Dict[str, Any]:
+        return await self.request("get_available_thinking_levels")
+
+    async def clear_queue(self) -> Dict[str, Any]:
+        return await self.request("clear_queue")
+
+    async def get_entries(self, since: Optional[str] = None) -> Dict[str, Any]:
+        return await self.request("get_entries", since=since)
+
+    async def get_tree(self) -> Dict[str, Any]:
+        return await self.request("get_tree")

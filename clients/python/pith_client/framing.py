@@ -65,7 +65,17 @@ def parse_frame(line: str) -> Optional[Dict[str, Any]]:
     return value
 
 
+class _JsonNull:
+    """Marks a top-level field to be sent as JSON ``null`` (None means: leave the key out)."""
+
+    def __repr__(self) -> str:
+        return "JSON_NULL"
+
+
+JSON_NULL: Any = _JsonNull()
+
+
 def encode_frame(frame: Dict[str, Any]) -> bytes:
     """One frame as a single LF-terminated line; keys whose value is None are omitted."""
-    clean = {k: v for k, v in frame.items() if v is not None}
+    clean = {k: (None if v is JSON_NULL else v) for k, v in frame.items() if v is not None}
     return (json.dumps(clean, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")

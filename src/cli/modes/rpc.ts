@@ -33,6 +33,7 @@ export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Enviro
   // Live model discovery runs in the background; it never delays startup.
   session.models.trackDiscovery(registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`)));
   await attachExtensions(args, session, pithHome, e, server.extensionBindings);
+  server.announceCommands();
   const onSignal = (code: number) => {
     void server.terminate().finally(() => {
       killAllProcessGroups();

@@ -8,11 +8,34 @@ import * as compat from "./compat.js";
 import * as liveness from "./liveness.js";
 import * as checkpoints from "./checkpoints.js";
 import * as permissions from "./permissions.js";
+import * as compatPi from "./compat-pi.js";
+import * as protocol from "./protocol.js";
 import type { CommandTable } from "./types.js";
 
-export const COMMANDS: CommandTable = { ...prompting, ...state, ...models, ...sessions, ...tools, ...compat, ...liveness, ...checkpoints, ...permissions };
+export const COMMANDS: CommandTable = {
+  ...prompting,
+  ...state,
+  ...models,
+  ...sessions,
+  ...tools,
+  ...compat,
+  ...liveness,
+  ...checkpoints,
+  ...permissions,
+  ...compatPi,
+  ...protocol,
+};
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */
-export const CONTROL_COMMANDS: ReadonlySet<string> = new Set(["abort", "abort_bash", "abort_retry", "get_state", "set_heartbeat", "get_integrations"]);
+export const CONTROL_COMMANDS: ReadonlySet<string> = new Set([
+  "abort",
+  "abort_bash",
+  "abort_retry",
+  "get_state",
+  "set_heartbeat",
+  "get_integrations",
+  "negotiate_protocol",
+  "set_event_filter",
+]);
 
 export type { CommandContext } from "./types.js";

@@ -1,0 +1,101 @@
+// The last step before bytes: protocol version 1 writes each frame as one line, whatever its size
+// (the seed protocol). After `negotiate_protocol 2` no line exceeds MAX_FRAME_BYTES: an `agent_end`
+// refers to the messages already streamed in `message_end` frames instead of repeating them
+// (`messages` keeps the rest, `messageCount` says how many there were), and any frame still too
+// large goes out as oh-my-pi's `rpc_chunk` lines. The switch happens right after the successful
+// negotiate_protocol response, which itself is written in version 1.
+import { serializeFrame } from "../transport/frame-writer.js";
+import {
+  MAX_FRAME_BYTES,
+  MAX_REASSEMBLED_FRAME_BYTES,
+  chunkFrames,
+  type ProtocolVersion,
+} from "../transport/chunked-frames.js";
+import type { FrameSink, RpcFrame } from "./event-frames.js";
+
+/** What the encoder writes to: the transport's frame writer. */
+export interface LineSink {
+  write(frame: object): void;
+  writeSerialized(text: string): void;
+  readonly pendingBytes: number;
+}
+
+type Rec = Record<string, unknown>;
+
+export class FrameEncoder implements FrameSink {
+  private version: ProtocolVersion = 1;
+  /** Messages of the current run already written in `message_end` frames, in order. */
+  private streamed: unknown[] = [];
+  private chunkCounter = 0;
+
+  constructor(private readonly out: LineSink) {}
+
+  get protocolVersion(): ProtocolVersion {
+    return this.version;
+  }
+
+  get pendingBytes(): number {
+    return this.out.pendingBytes;
+  }
+
+  write(frame: RpcFrame): void {
+    const f = frame as Rec;
+    if (f.type === "agent_start") this.streamed = [];
+    if (this.version === 1) this.out.write(frame);
+    else this.writeV2(f);
+    if (f.type === "message_end" && "message" in f) this.streamed.push(f.message);
+    else if (f.type === "agent_end" && f.willContinue !== true) this.streamed = [];
+    if (f.type === "response" && f.command === "negotiate_protocol" && f.success === true) this.version = 2;
+  }
+
+  /** A run boundary the host does not see still bounds what `agent_end` may refer to. */
+  skipped(event: { type: string }): void {
+    if (event.type === "agent_start" || event.type === "agent_end") this.streamed = [];
+  }
+
+  private writeV2(frame: Rec): void {
+    let text = serializeFrame(frame);
+    if (Buffer.byteLength(text, "utf8") <= MAX_FRAME_BYTES) return this.out.writeSerialized(text);
+    const compacted = compactTerminalFrame(frame, this.streamed);
+    if (compacted !== frame) {
+      text = serializeFrame(compacted);
+      if (Buffer.byteLength(text, "utf8") <= MAX_FRAME_BYTES) return this.out.writeSerialized(text);
+    }
+    const json = text.slice(0, -1);
+    if (Buffer.byteLength(json, "utf8") > MAX_REASSEMBLED_FRAME_BYTES) return this.out.write(overflowFrame(compacted));
+    for (const chunk of chunkFrames(json, `rpc-${++this.chunkCounter}`)) this.out.write(chunk);
+  }
+}
+
+function sameMessage(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** An `agent_end` without the leading messages the host already has from `message_end` frames. */
+export function compactTerminalFrame(frame: Rec, streamed: readonly unknown[]): Rec {
+  if (frame.type !== "agent_end" || !Array.isArray(frame.messages)) return frame;
+  const messages = frame.messages as unknown[];
+  let n = 0;
+  const limit = Math.min(streamed.length, messages.length);
+  while (n < limit && sameMessage(streamed[n], messages[n])) n++;
+  return { ...frame, messages: messages.slice(n), messageCount: messages.length };
+}
+
+/** What is written instead of a frame larger than MAX_REASSEMBLED_FRAME_BYTES (oh-my-pi's shapes). */
+export function overflowFrame(frame: Rec): Rec {
+  const cap = (s: unknown, fallback?: string) => (typeof s === "string" ? s.slice(0, 1024) : fallback);
+  if (frame.type === "response") {
+    return {
+      ...(frame.id !== undefined ? { id: typeof frame.id === "string" ? cap(frame.id) : frame.id } : {}),
+      type: "response",
+      command: cap(frame.command, "unknown"),
+      success: false,
+      error: "RPC response exceeded the transport limit",
+    };
+  }
+  if (frame.type === "agent_end") {
+    return { type: "agent_end", messages: [], messageCount: typeof frame.messageCount === "number" ? frame.messageCount : 0 };
+  }
+  const originalType = cap(frame.type);
+  return { type: "rpc_frame_error", ...(originalType !== undefined ? { originalType } : {}), error: "RPC frame exceeded the transport limit" };
+}
