@@ -21,6 +21,7 @@ import { PithError } from "../shared/errors.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import { childEnvironment, createBuiltinTools, findOnPath, selectTools } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
+import { setUpMcp } from "./mcp.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 
 export interface Environment {
@@ -68,6 +69,9 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   const scoped = (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m);
   // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
   const childEnv = await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env });
+  const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
+  // Servers connect in the background; the first prompt waits for those still starting.
+  const mcp = await setUpMcp({ settings, cwd, pithHome, env: e.env, log: e.log, modelAcceptsImages });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome,
@@ -78,7 +82,6 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     file,
     sessionDir,
     createTools: (todos) => {
-      const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
       const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv });
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
@@ -89,6 +92,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     tempDir,
     childEnv,
     providerSessionId: args.providerSessionId,
+    mcp,
     log: e.log,
   });
   return { session, registry, pithHome };

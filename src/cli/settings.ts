@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { PithError } from "../shared/errors.js";
 import type { ThinkingLevel } from "../shared/types.js";
 import type { SessionSettings } from "../session/index.js";
+import { MCP_SPEC, takeMcpServers, type McpServerSettings, type McpSettings } from "./mcp-settings.js";
 
 type QueueMode = "all" | "one-at-a-time";
 
@@ -27,6 +28,10 @@ export interface Settings {
   shellPath?: string;
   shellCommandPrefix?: string;
   extensions: string[];
+  /** MCP tunables (mcp-settings.ts). */
+  mcp: McpSettings;
+  /** `mcpServers` of each settings file, kept apart (never merged). */
+  mcpServers: McpServerSettings;
 }
 
 export function defaultSettings(): Settings {
@@ -54,6 +59,8 @@ export function defaultSettings(): Settings {
     bash: { environment: {} },
     tools: { env: { exclude: [], passthrough: [] } },
     extensions: [],
+    mcp: {},
+    mcpServers: {},
   };
 }
 
@@ -139,6 +146,7 @@ const SPEC: Spec = {
   shellPath: str,
   shellCommandPrefix: str,
   extensions: strings,
+  ...MCP_SPEC,
 };
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
@@ -212,9 +220,11 @@ export interface LoadSettingsOptions {
 /** Defaults ← global file ← project file. Missing files are skipped. */
 export function loadSettings(options: LoadSettingsOptions): Settings {
   let settings = defaultSettings();
-  for (const file of [options.globalPath, options.projectPath]) {
+  for (const [level, file] of [["global", options.globalPath], ["project", options.projectPath]] as const) {
     if (!file || !existsSync(file)) continue;
-    settings = mergeSettings(settings, validateSettings(readSettingsFile(file), file, options.warn));
+    const { rest, servers } = takeMcpServers(validateSettings(readSettingsFile(file), file, options.warn), level, file, options.warn);
+    settings = mergeSettings(settings, rest);
+    if (servers !== undefined) settings = { ...settings, mcpServers: { ...settings.mcpServers, [level]: servers } };
   }
   return settings;
 }

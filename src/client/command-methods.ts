@@ -146,4 +146,15 @@ export abstract class RpcCommands extends RpcConnection implements CommandMethod
   setDeltaStreaming(enabled: boolean): Promise<Data<"set_delta_streaming">> {
     return this.request("set_delta_streaming", { enabled });
   }
+
+  // ── MCP servers (pith extra) ──────────────────────────────────────────────
+
+  /** Replaces the host's MCP servers (`.mcp.json`'s `mcpServers` shape); `{}` removes them. */
+  setMcpServers(servers: Record<string, unknown>): Promise<Data<"set_mcp_servers">> {
+    return this.request("set_mcp_servers", { servers });
+  }
+  /** Every MCP server with its source, status, error and the tool names the model sees. */
+  getMcpServers(): Promise<Data<"get_mcp_servers">> {
+    return this.request("get_mcp_servers", {});
+  }
 }

@@ -50,6 +50,7 @@ const SAMPLE_ARGS: Partial<Record<RpcCommandType, unknown[]>> = {
   set_session_name: ["name"],
   fork: ["abcd1234"],
   set_delta_streaming: [true],
+  set_mcp_servers: [{}],
 };
 
 describe("RpcClient: wire", () => {

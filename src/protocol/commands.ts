@@ -114,6 +114,15 @@ export const COMMAND_SCHEMAS = {
   resume_session: command("resume_session", { sessionFile: Type.String() }, "pi dialect of switch_session."),
   /** pith extra: answered without data; toggles delta-only `message_update` streaming. */
   set_delta_streaming: command("set_delta_streaming", { enabled: Type.Boolean() }, "Toggle delta-only streaming."),
+  /** pith extra: answered with `{servers}` once the host's MCP servers are set (they connect in the background). */
+  set_mcp_servers: command(
+    "set_mcp_servers",
+    // Each entry is checked by the MCP layer (parse-config.ts) so errors name the server and field.
+    { servers: Type.Record(Type.String(), Type.Unknown({ description: "{command, args?, env?, cwd?} | {type: \"http\" | \"sse\", url, headers?}" })) },
+    "Replace the host-provided MCP servers (.mcp.json's mcpServers shape).",
+  ),
+  /** pith extra: answered with `{servers}`. */
+  get_mcp_servers: command("get_mcp_servers", {}, "List MCP servers with their status and tools."),
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

@@ -7,6 +7,7 @@ import {
   ThinkingLevelSchema,
   TodoPhaseSchema,
   literals,
+  McpServerStatusSchema,
 } from "../shared/schema/index.js";
 import { RpcIdSchema, type RpcCommandType } from "./commands.js";
 
@@ -118,6 +119,8 @@ export const RESPONSE_DATA_SCHEMAS = {
   clone: Cancelled,
   get_commands: Type.Object({ commands: Type.Array(SlashCommandInfoSchema) }),
   set_delta_streaming: Type.Undefined(),
+  set_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
+  get_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;

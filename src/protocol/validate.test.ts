@@ -56,6 +56,8 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   clone: { valid: {} },
   get_commands: { valid: {} },
   set_delta_streaming: { valid: { enabled: true }, bad: [{ enabled: "on" }, 'Invalid "enabled": expected boolean'] },
+  set_mcp_servers: { valid: { servers: { fs: { command: "mcp-fs" } } }, bad: [{ servers: [] }, 'Invalid "servers": expected object'] },
+  get_mcp_servers: { valid: {} },
 };
 
 describe("validateInbound: commands", () => {

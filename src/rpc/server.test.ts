@@ -72,6 +72,8 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   get_commands: {},
   resume_session: { sessionFile: "missing.jsonl" },
   set_delta_streaming: { enabled: false },
+  set_mcp_servers: { servers: {} },
+  get_mcp_servers: {},
 };
 
 describe("RpcServer over the memory transport", () => {

@@ -21,6 +21,7 @@ import { RunPipeline } from "./run-pipeline.js";
 import { SessionExtensions } from "./session-extensions.js";
 import { SessionHistory } from "./session-history.js";
 import { SessionModels } from "./session-models.js";
+import { SessionMcp, type McpWiring } from "./session-mcp.js";
 import { SessionModes } from "./session-modes.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
 import { SessionTools, type TodoAccess } from "./session-tools.js";
@@ -59,6 +60,8 @@ export interface AgentSessionOptions {
   providerSessionId?: string;
   /** Environment of the host's `bash` commands (credentials filtered out); default: pith's own. */
   childEnv?: Record<string, string>;
+  /** The MCP servers the composition root started (session-mcp.ts); none when absent. */
+  mcp?: McpWiring;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }
@@ -77,6 +80,8 @@ export class AgentSession {
   readonly extensions: SessionExtensions;
   /** The host's own shell commands (`bash` / `abort_bash`). */
   readonly bash: UserBash;
+  /** MCP servers: status, host servers, their tools. */
+  readonly mcp: SessionMcp;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
@@ -108,8 +113,9 @@ export class AgentSession {
     this.retry = new RetryController(() => settings.retry, emit);
     this.models = new SessionModels({ conversation: this.conversation, registry: o.registry, scopedModels: o.scopedModels, pithHome: o.pithHome });
     this.extensions = new SessionExtensions((bindings) => createExtensionHost(this.hosted(), bindings));
+    this.mcp = new SessionMcp(o.mcp);
     const builtin = o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
-    this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt });
+    this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt, mcpTools: () => this.mcp.tools() });
     this.hooks = new ExtensionHooks(runner, () => this.tools.systemPrompt());
     this.compactor = new Compactor({
       conversation: this.conversation,
@@ -144,6 +150,7 @@ export class AgentSession {
       cwd: o.cwd,
       providerSessionId: o.providerSessionId,
       isBusy: () => this.isStreaming,
+      beforePrompt: (signal) => this.mcp.beforePrompt(signal),
       emit,
     });
     this.runs = new RunController({
@@ -293,6 +300,7 @@ export class AgentSession {
     this.bash.abort();
     await this.abort();
     this.conversation.todos.dispose();
+    await this.mcp.close();
     this.conversation.log.close();
   }
 

@@ -10,6 +10,7 @@ export type { BashResult } from "./user-bash.js";
 export type { CycledModel } from "./session-models.js";
 export type { ExtensionBindings } from "./extension-host.js";
 export type { TodoAccess } from "./session-tools.js";
+export type { McpWiring, SessionMcp } from "./session-mcp.js";
 export type { SessionSettings } from "./settings.js";
 export type { QueueMode } from "./queues.js";
 

@@ -129,3 +129,12 @@ class CommandsMixin:
 
     async def set_delta_streaming(self, enabled: bool) -> None:
         return await self.request("set_delta_streaming", enabled=enabled)
+
+    async def set_mcp_servers(self, servers: Dict[str, Any]) -> Dict[str, Any]:
+        """Replaces the host's MCP servers (.mcp.json's mcpServers shape); {} removes them.
+        Returns {"servers": [{name, source, status, error?, tools}]}."""
+        return await self.request("set_mcp_servers", servers=servers)
+
+    async def get_mcp_servers(self) -> Dict[str, Any]:
+        """Every MCP server: {"servers": [{name, source, status, error?, tools}]}."""
+        return await self.request("get_mcp_servers")

@@ -6,3 +6,4 @@ export * from "./model.js";
 export * from "./messages.js";
 export * from "./results.js";
 export * from "./events.js";
+export * from "./mcp.js";
