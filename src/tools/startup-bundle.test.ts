@@ -40,6 +40,15 @@ describe("startup bundle", () => {
     for (const lazy of NEVER_EAGER) expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
   });
 
+  it("wires MCP into the CLI without loading the SDK: with no server configured it is never loaded", async () => {
+    const { eager, all } = await split("/tmp/pith-startup-bundle-test");
+    // The composition root reads the MCP settings and builds the manager at startup ...
+    expect(eager).toEqual(expect.arrayContaining(["src/cli/mcp.ts", "src/mcp/manager.ts", "src/session/session-mcp.ts"]));
+    // ... while the SDK sits in a lazy chunk that only a first connection (load-sdk.ts's import()) reaches.
+    expect(all.some((i) => i.includes("node_modules/@modelcontextprotocol/sdk/"))).toBe(true);
+    expect(eager.filter((i) => i.includes("@modelcontextprotocol/sdk"))).toEqual([]);
+  });
+
   it("importing the MCP layer does not load the MCP SDK: only the first connection does", async () => {
     const { eager, all } = await split("/tmp/pith-startup-bundle-mcp", "src/mcp/index.ts");
     expect(eager).toContain("src/mcp/manager.ts");
