@@ -7,14 +7,15 @@ import type { McpManager, McpServerStatus } from "../mcp/index.js";
 import { PithError } from "../shared/errors.js";
 import type { Tool } from "../tools/types.js";
 
-/** What the composition root hands a session: the running manager and the host-server setter. */
+/** What the composition root hands a session: the manager (once loaded) and the host-server setter. */
 export interface McpWiring {
-  manager: McpManager;
+  /** The running manager; none while no server was ever configured (the MCP layer is not loaded). */
+  readonly manager: McpManager | undefined;
   /**
    * `set_mcp_servers`: replaces the host's servers (an `mcpServers`-shaped map) and updates the
-   * manager. Throws `PithError("invalid_request")` naming every problem; nothing changes then.
+   * manager. Rejects with `PithError("invalid_request")` naming every problem; nothing changes then.
    */
-  setHostServers(servers: unknown): void;
+  setHostServers(servers: unknown): Promise<void>;
   /** Ends every server and flushes the MCP log. */
   close(): Promise<void>;
 }
@@ -26,18 +27,18 @@ export class SessionMcp {
 
   /** The MCP tools to offer the model now (`mcp__<server>__<tool>`). */
   tools(): Tool[] {
-    return this.wiring?.manager.tools() ?? [];
+    return this.wiring?.manager?.tools() ?? [];
   }
 
   /** `get_mcp_servers`: every server with its source, status, error and tool names. */
   servers(): McpServerStatus[] {
-    return this.wiring?.manager.servers() ?? [];
+    return this.wiring?.manager?.servers() ?? [];
   }
 
   /** `set_mcp_servers`: the host's servers; answers with the list as it now stands. */
-  setHostServers(servers: unknown): McpServerStatus[] {
+  async setHostServers(servers: unknown): Promise<McpServerStatus[]> {
     if (!this.wiring || this.closed) throw new PithError("unavailable", "MCP servers are not available in this session");
-    this.wiring.setHostServers(servers);
+    await this.wiring.setHostServers(servers);
     return this.servers();
   }
 
