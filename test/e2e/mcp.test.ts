@@ -2,13 +2,14 @@
 // (test/support/mcp/: stdio, and streamable HTTP on 127.0.0.1) and the scripted SSE model.
 // Assertions are on the frames pith writes AND on what the fake model received (tools offered,
 // tool results sent back).
-import { writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alive, startHttpFixture, stdioFixture, type HttpFixture } from "../../src/mcp/test-support.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { PNG_1X1 } from "../support/mcp/fixture-tools.mjs";
-import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
+import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 
 const llm = useFakeLlm();
 const open = trackPiths();
@@ -28,6 +29,8 @@ interface StartMcp {
   mcp?: Record<string, unknown>;
   /** The project's `.mcp.json` (`mcpServers`). */
   mcpJson?: Record<string, unknown>;
+  /** pith's extra environment. */
+  env?: Record<string, string>;
 }
 
 async function start(o: StartMcp = {}): Promise<Pith> {
@@ -38,7 +41,7 @@ async function start(o: StartMcp = {}): Promise<Pith> {
   if (o.mcp) settings.mcp = o.mcp;
   writeFileSync(path.join(pithHome, "settings.json"), JSON.stringify(settings));
   if (o.mcpJson) writeFileSync(path.join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: o.mcpJson }));
-  const p = await Pith.start({ pithHome, cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt"] });
+  const p = await Pith.start({ pithHome, cwd, env: o.env, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt"] });
   open.push(p);
   return p;
 }
@@ -83,8 +86,12 @@ async function runCalls(p: Pith, calls: ReturnType<typeof call>[]): Promise<{ fr
 
 describe("MCP servers through the built CLI", () => {
   it("offers stdio and HTTP servers' tools and returns echo, image, isError and progress results to the model", async () => {
-    const p = await start({ servers: { fx: stdioFixture("fx"), web: { type: "http", url: http.url("/mcp") } } });
+    const fx = { ...stdioFixture("fx"), env: { GREETING: "${FX_GREETING}" } };
+    const env = { FX_GREETING: "hello from settings", OPENAI_API_KEY: "sk-must-not-leak" };
+    const p = await start({ servers: { fx, web: { type: "http", url: http.url("/mcp") } }, env });
     const { frames, first, followUp } = await runCalls(p, [
+      call("c_var", "mcp__fx__env", { name: "GREETING" }),
+      call("c_key", "mcp__fx__env", { name: "OPENAI_API_KEY" }),
       call("c_echo", "mcp__fx__echo", { text: "hi" }),
       call("c_image", "mcp__fx__image"),
       call("c_fail", "mcp__fx__fail", { message: "it broke" }),
@@ -97,6 +104,8 @@ describe("MCP servers through the built CLI", () => {
     expect(echo.function).toMatchObject({ description: "Echoes text back", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } });
 
     const results = toolResults(followUp);
+    expect(results.c_var).toBe("hello from settings"); // ${VAR} expanded from pith's environment
+    expect(results.c_key).toBe("(unset)"); // pith's credentials never reach a server
     expect(results.c_echo).toBe("fx: hi");
     expect(results.c_image).toContain("a 1x1 png");
     expect(results.c_fail).toContain("it broke");
@@ -222,4 +231,33 @@ describe("MCP servers through the built CLI", () => {
       expect(pids.filter(alive)).toEqual([]);
     });
   }
+
+  it("print mode starts the same servers, the model gets their results, and they end with pith; their stderr goes to PITH_HOME/logs/mcp.log", async () => {
+    const home = tempDir("pith-home-");
+    const cwd = tempDir("pith-cwd-");
+    writeFileSync(path.join(home, "models.json"), JSON.stringify(fakeModelsJson(llm.url)));
+    writeFileSync(path.join(home, "settings.json"), JSON.stringify({ mcpServers: { fx: stdioFixture("fx") } }));
+    const before = chats().length;
+    llm.enqueue({ toolCalls: [call("c_pid", "mcp__fx__pid")] }, { text: "final answer" });
+    const child = spawn(process.execPath, [CLI, "-p", "use the pid tool", "--provider", "fake-openai", "--model", "fake-gpt"], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, PITH_HOME: home },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => err.push(c));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect({ code, stderr: Buffer.concat(err).toString("utf8") }).toEqual({ code: 0, stderr: "" });
+    expect(Buffer.concat(out).toString("utf8")).toBe("final answer\n");
+    const pid = Number(toolResults(chats()[before + 1]).c_pid);
+    expect(pid).toBeGreaterThan(0);
+    const end = Date.now() + 10_000;
+    while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(pid)).toBe(false);
+    const log = readFileSync(path.join(home, "logs", "mcp.log"), "utf8");
+    expect(log).toMatch(/\[fx\] fixture fx ready pid=\d+/);
+    expect(log).toContain("[fx] pith: connected");
+  });
 });
