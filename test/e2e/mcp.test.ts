@@ -130,6 +130,25 @@ describe("MCP servers through the built CLI", () => {
     expect(await p.close()).toBe(0);
   });
 
+  it("the first prompt waits for servers still starting, but never beyond mcp.startupTimeoutMs", async () => {
+    const p = await start({
+      servers: { slow: stdioFixture("slow", "--start-delay-ms", "500"), stalled: stdioFixture("stalled", "--never-initialize") },
+      mcp: { startupTimeoutMs: 6000 },
+    });
+    const before = (await p.request({ type: "get_mcp_servers" })).data.servers;
+    expect(before.map((s: Frame) => s.status)).toEqual(["connecting", "connecting"]);
+    // Prompted at once: the slow server is still starting, the stalled one never answers. The
+    // prompt waits for the first and gives up on the second after the startup timeout.
+    const { first } = await runCalls(p, []);
+    expect(offered(first)).toContain("mcp__slow__echo");
+    expect(offered(first).some((n) => n.startsWith("mcp__stalled__"))).toBe(false);
+    const servers = (await p.request({ type: "get_mcp_servers" })).data.servers;
+    expect(servers[0]).toEqual({ name: "slow", source: "global", status: "connected", tools: expect.arrayContaining(["mcp__slow__echo"]) });
+    // The stalled server failed at the timeout; the prompt then started one background retry (at most once a minute).
+    expect(servers[1]).toMatchObject({ name: "stalled", status: expect.stringMatching(/^(failed|connecting)$/), tools: [] });
+    expect(await p.close()).toBe(0);
+  });
+
   it("abort during a hanging tool ends the call at once, sends MCP cancellation, and the server stays usable", async () => {
     const p = await start({ servers: { fx: stdioFixture("fx") } });
     llm.enqueue({ toolCalls: [call("c_hang", "mcp__fx__hang")] });
