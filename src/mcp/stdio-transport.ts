@@ -38,8 +38,6 @@ export class GroupStdioTransport implements Transport {
   private exited?: Promise<void>;
   private closing?: Promise<void>;
   private stderrTail = "";
-  /** A drain of the buffer is scheduled (after a notification's handler has run). */
-  private drainLater?: NodeJS.Immediate;
 
   constructor(private readonly opts: GroupStdioOptions) {}
 
@@ -76,10 +74,7 @@ export class GroupStdioTransport implements Transport {
         else this.onerror?.(err);
       });
       this.exited = new Promise((done) => child.once("exit", (code, signal) => done(this.onExit(code, signal))));
-      child.once("close", () => {
-        this.drain(true); // every message the server wrote before it went, then the close
-        if (started) this.onclose?.();
-      });
+      child.once("close", () => started && this.onclose?.());
       child.stdout.on("data", (chunk: Buffer) => this.onStdout(chunk));
       child.stderr.on("data", (chunk: Buffer) => this.onStderrChunk(chunk));
       for (const stream of [child.stdin, child.stdout, child.stderr]) stream.on("error", (err) => this.onerror?.(err));
@@ -145,18 +140,6 @@ export class GroupStdioTransport implements Transport {
       void this.close();
       return;
     }
-    if (!this.drainLater) this.drain(false);
-  }
-
-  /**
-   * Delivers the buffered messages in order. The SDK runs notification handlers a microtask
-   * later but responses at once: a progress notification followed by the call's response in the
-   * same chunk would reach a handler already removed. So after a notification the rest waits
-   * for the next turn of the event loop (unless `all`: the process is gone, deliver everything).
-   */
-  private drain(all: boolean): void {
-    if (this.drainLater) clearImmediate(this.drainLater);
-    this.drainLater = undefined;
     while (true) {
       let message: JSONRPCMessage | null;
       try {
@@ -167,10 +150,6 @@ export class GroupStdioTransport implements Transport {
       }
       if (message === null) break;
       this.onmessage?.(message);
-      if (!all && "method" in message && !("id" in message)) {
-        this.drainLater = setImmediate(() => this.drain(false));
-        return;
-      }
     }
   }
 
