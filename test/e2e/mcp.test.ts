@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RpcClient, RpcError } from "../../src/client/index.js";
 import { alive, startHttpFixture, stdioFixture, type HttpFixture } from "../../src/mcp/test-support.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { PNG_1X1 } from "../support/mcp/fixture-tools.mjs";
@@ -278,5 +279,26 @@ describe("MCP servers through the built CLI", () => {
     const log = readFileSync(path.join(home, "logs", "mcp.log"), "utf8");
     expect(log).toMatch(/\[fx\] fixture fx ready pid=\d+/);
     expect(log).toContain("[fx] pith: connected");
+  });
+
+  it("the TypeScript client's setMcpServers / getMcpServers drive the built CLI", async () => {
+    const home = tempDir("pith-home-");
+    const client = new RpcClient({ cliPath: CLI, cwd: tempDir("pith-cwd-"), env: { PATH: process.env.PATH, HOME: home, PITH_HOME: home } });
+    await client.start();
+    try {
+      expect(await client.getMcpServers()).toEqual({ servers: [] });
+      const set = await client.setMcpServers({ ts: stdioFixture("ts") });
+      expect(set.servers).toEqual([{ name: "ts", source: "host", status: "connecting", tools: [] }]);
+      const end = Date.now() + 15_000;
+      let status = set.servers[0];
+      while (status.status === "connecting" && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = (await client.getMcpServers()).servers[0];
+      }
+      expect(status).toMatchObject({ status: "connected", tools: expect.arrayContaining(["mcp__ts__echo"]) });
+      await expect(client.setMcpServers({ ts: { type: "sse" } })).rejects.toThrow(RpcError);
+    } finally {
+      await client.close();
+    }
   });
 });
