@@ -98,6 +98,7 @@ describe("MCP servers through the built CLI", () => {
       call("c_fail", "mcp__fx__fail", { message: "it broke" }),
       call("c_progress", "mcp__fx__progress", { steps: 3 }),
       call("c_web", "mcp__web__echo", { text: "over http" }),
+      call("c_res", "mcp__fx__resources"),
     ]);
     // The first prompt waited for both servers: their tools were offered with the servers' schemas.
     expect(offered(first)).toEqual(expect.arrayContaining(["mcp__fx__echo", "mcp__fx__hang", "mcp__web__echo", "read", "bash"]));
@@ -112,6 +113,7 @@ describe("MCP servers through the built CLI", () => {
     expect(results.c_fail).toContain("it broke");
     expect(results.c_progress).toBe("done after 3 steps");
     expect(results.c_web).toBe("web: over http");
+    expect(results.c_res).toContain("the notes"); // an embedded text resource becomes its text
     expect(results.c_image).toContain(PNG_1X1); // the image itself reaches the model, not a description
 
     const end = (id: string) => frames.find((f) => f.type === "tool_execution_end" && f.toolCallId === id);
@@ -167,6 +169,14 @@ describe("MCP servers through the built CLI", () => {
 
     const { followUp } = await runCalls(p, [call("c_count", "mcp__fx__cancellations"), call("c_echo", "mcp__fx__echo", { text: "still here" })]);
     expect(toolResults(followUp)).toMatchObject({ c_count: "1", c_echo: "fx: still here" });
+    expect(await p.close()).toBe(0);
+  });
+
+  it("mcp.toolTimeoutMs bounds a call: the hanging tool is cancelled with an error that says so", async () => {
+    const p = await start({ servers: { fx: stdioFixture("fx") }, mcp: { toolTimeoutMs: 1000 } });
+    const { frames, followUp } = await runCalls(p, [call("c_hang", "mcp__fx__hang")]);
+    expect(toolResults(followUp).c_hang).toBe('MCP tool "hang" on server "fx" did not answer within 1 s; the call was cancelled');
+    expect(frames.find((f) => f.type === "tool_execution_end")).toMatchObject({ toolCallId: "c_hang", isError: true });
     expect(await p.close()).toBe(0);
   });
 
