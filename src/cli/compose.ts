@@ -23,6 +23,7 @@ import type { Model, ThinkingLevel } from "../shared/types.js";
 import { childEnvironment, createBuiltinTools, createNodeExecOps, findOnPath, selectTools, type FsOps } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
+import { setUpMcp } from "./mcp.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 
 export interface Environment {
@@ -83,6 +84,9 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
   const childEnv = await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env });
   const boxed = await boxing;
+  const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
+  // Servers connect in the background; the first prompt waits for those still starting.
+  const mcp = await setUpMcp({ settings, cwd, pithHome, env: e.env, log: e.log, modelAcceptsImages });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome,
@@ -93,7 +97,6 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     file,
     sessionDir,
     createTools: (todos) => {
-      const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
       const exec = boxed ? createNodeExecOps({ env: childEnv, wrapCommand: boxed.sandbox.wrap }) : undefined;
       const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, exec, guardWrite: boxed?.guardWrite, fs: parts.fs });
       return selectTools(all, { allow: args.tools, none: args.noTools });
@@ -107,6 +110,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     sandbox: boxed?.sandbox,
     providerSessionId: args.providerSessionId,
     pathEnv: e.env.PATH,
+    mcp,
     log: e.log,
   });
   return { session, registry, pithHome };

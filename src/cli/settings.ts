@@ -12,6 +12,7 @@ import {
   type PermissionsSetting,
   type SandboxSetting,
 } from "./policy-settings.js";
+import { MCP_SPEC, takeMcpServers, type McpServerSettings, type McpSettings } from "./mcp-settings.js";
 
 type QueueMode = "all" | "one-at-a-time";
 
@@ -40,6 +41,10 @@ export interface Settings {
   permissions: PermissionsSetting;
   /** The bubblewrap sandbox of bash commands (`--sandbox` overrides `mode`). */
   sandbox: SandboxSetting;
+  /** MCP tunables (mcp-settings.ts). */
+  mcp: McpSettings;
+  /** `mcpServers` of each settings file, kept apart (never merged). */
+  mcpServers: McpServerSettings;
 }
 
 export function defaultSettings(): Settings {
@@ -70,6 +75,8 @@ export function defaultSettings(): Settings {
     fileCheckpoints: { enabled: false, maxFileBytes: 10 * 1024 * 1024, maxFiles: 50_000, retentionDays: 14 },
     permissions: defaultPermissionsSetting(),
     sandbox: defaultSandboxSetting(),
+    mcp: {},
+    mcpServers: {},
   };
 }
 
@@ -160,6 +167,7 @@ const SPEC: Spec = {
   extensions: strings,
   fileCheckpoints: { enabled: bool, maxFileBytes: positive, maxFiles: positive, retentionDays: positive },
   ...POLICY_SPEC,
+  ...MCP_SPEC,
 };
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
@@ -236,11 +244,12 @@ export interface LoadSettingsOptions {
 /** Defaults ← global file ← project file. Missing files are skipped. */
 export function loadSettings(options: LoadSettingsOptions): Settings {
   let settings = defaultSettings();
-  for (const file of [options.globalPath, options.projectPath]) {
+  for (const [level, file] of [["global", options.globalPath], ["project", options.projectPath]] as const) {
     if (!file || !existsSync(file)) continue;
-    const layer = validateSettings(readSettingsFile(file), file, options.warn);
-    const permissions = mergePermissionLists(settings.permissions, layer.permissions as Partial<PermissionsSetting> | undefined);
-    settings = { ...mergeSettings(settings, layer), permissions };
+    const { rest, servers } = takeMcpServers(validateSettings(readSettingsFile(file), file, options.warn), level, file, options.warn);
+    const permissions = mergePermissionLists(settings.permissions, rest.permissions as Partial<PermissionsSetting> | undefined);
+    settings = { ...mergeSettings(settings, rest), permissions };
+    if (servers !== undefined) settings = { ...settings, mcpServers: { ...settings.mcpServers, [level]: servers } };
   }
   return settings;
 }

@@ -216,4 +216,15 @@ export abstract class RpcCommands extends RpcConnection implements CommandMethod
   getTree(): Promise<Data<"get_tree">> {
     return this.request("get_tree", {});
   }
+
+  // ── MCP servers (pith extra) ──────────────────────────────────────────────
+
+  /** Replaces the host's MCP servers (`.mcp.json`'s `mcpServers` shape); `{}` removes them. */
+  setMcpServers(servers: Record<string, unknown>): Promise<Data<"set_mcp_servers">> {
+    return this.request("set_mcp_servers", { servers });
+  }
+  /** Every MCP server with its source, status, error and the tool names the model sees. */
+  getMcpServers(): Promise<Data<"get_mcp_servers">> {
+    return this.request("get_mcp_servers", {});
+  }
 }

@@ -51,6 +51,7 @@ const SAMPLE_ARGS: Partial<Record<RpcCommandType, unknown[]>> = {
   fork: ["abcd1234"],
   set_delta_streaming: [true],
   set_permissions: [{ mode: "ask-writes", allow: ["bash(npm test)"] }],
+  set_mcp_servers: [{}],
 };
 
 describe("RpcClient: wire", () => {

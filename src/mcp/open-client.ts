@@ -14,6 +14,7 @@ import path from "node:path";
 import { errorMessage } from "../shared/errors.js";
 import { McpCallFailure } from "./call-failure.js";
 import type { McpCallResult } from "./map-result.js";
+import { OrderedTransport } from "./ordered-transport.js";
 import { GroupStdioTransport } from "./stdio-transport.js";
 import type { McpServerConfig, McpToolInfo } from "./types.js";
 
@@ -74,7 +75,7 @@ export async function openClient(o: OpenOptions): Promise<OpenClient> {
   const abandon = () => void closeQuietly(client, o.log);
   o.signal.addEventListener("abort", abandon, { once: true });
   try {
-    await client.connect(transport, { signal: o.signal, timeout: o.startupTimeoutMs });
+    await client.connect(new OrderedTransport(transport), { signal: o.signal, timeout: o.startupTimeoutMs });
     open = true;
   } catch (err) {
     await closeQuietly(client, o.log);

@@ -137,6 +137,15 @@ export const COMMAND_SCHEMAS = {
   /** pith extra: answered with the PermissionState in force; bad rules fail naming each one. */
   set_permissions: command("set_permissions", { rules: PermissionRulesInputSchema }, "Set the session's permission mode and rules."),
   ...EXTRA_COMMAND_SCHEMAS,
+  /** pith extra: answered with `{servers}` once the host's MCP servers are set (they connect in the background). */
+  set_mcp_servers: command(
+    "set_mcp_servers",
+    // Each entry is checked by the MCP layer (parse-config.ts) so errors name the server and field.
+    { servers: Type.Record(Type.String(), Type.Unknown({ description: "{command, args?, env?, cwd?} | {type: \"http\" | \"sse\", url, headers?}" })) },
+    "Replace the host-provided MCP servers (.mcp.json's mcpServers shape).",
+  ),
+  /** pith extra: answered with `{servers}`. */
+  get_mcp_servers: command("get_mcp_servers", {}, "List MCP servers with their status and tools."),
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

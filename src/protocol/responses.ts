@@ -9,6 +9,7 @@ import {
   ThinkingLevelSchema,
   TodoPhaseSchema,
   literals,
+  McpServerStatusSchema,
 } from "../shared/schema/index.js";
 import { RpcIdSchema, type RpcCommandType } from "./commands.js";
 import { LIVENESS_RESPONSE_SCHEMAS } from "./liveness.js";
@@ -157,6 +158,8 @@ export const RESPONSE_DATA_SCHEMAS = {
   restore_checkpoint: RestoreCheckpointResultSchema,
   set_permissions: PermissionStateSchema,
   ...EXTRA_RESPONSE_DATA_SCHEMAS,
+  set_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
+  get_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;

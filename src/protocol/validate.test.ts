@@ -73,6 +73,8 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   clear_queue: { valid: {} },
   get_entries: { valid: { since: "a1b2c3d4" }, bad: [{ since: 1 }, 'Invalid "since": expected string'] },
   get_tree: { valid: {} },
+  set_mcp_servers: { valid: { servers: { fs: { command: "mcp-fs" } } }, bad: [{ servers: [] }, 'Invalid "servers": expected object'] },
+  get_mcp_servers: { valid: {} },
 };
 
 describe("validateInbound: commands", () => {

@@ -86,6 +86,8 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   clear_queue: {},
   get_entries: {},
   get_tree: {},
+  set_mcp_servers: { servers: {} },
+  get_mcp_servers: {},
 };
 
 describe("RpcServer over the memory transport", () => {

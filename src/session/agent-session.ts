@@ -25,6 +25,7 @@ import { SessionCheckpoints } from "./session-checkpoints.js";
 import { SessionExtensions } from "./session-extensions.js";
 import { SessionHistory } from "./session-history.js";
 import { SessionModels } from "./session-models.js";
+import { SessionMcp, type McpWiring } from "./session-mcp.js";
 import { SessionModes } from "./session-modes.js";
 import { SessionPermissions } from "./session-permissions.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
@@ -71,6 +72,8 @@ export interface AgentSessionOptions {
   pathEnv?: string;
   /** The sandbox of the bash tool and the `bash` command (built by the composition root); absent: off. */
   sandbox?: SessionSandbox;
+  /** The MCP servers the composition root started (session-mcp.ts); none when absent. */
+  mcp?: McpWiring;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }
@@ -102,6 +105,8 @@ export class AgentSession {
   readonly checkpoints: SessionCheckpoints;
   /** Permission mode and rules, "Allow always" rules, the approval dialog port. */
   readonly permissions: SessionPermissions;
+  /** MCP servers: status, host servers, their tools. */
+  readonly mcp: SessionMcp;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
@@ -145,8 +150,9 @@ export class AgentSession {
     this.retry = new RetryController(() => settings.retry, emit);
     this.models = new SessionModels({ conversation: this.conversation, registry: o.registry, scopedModels: o.scopedModels, pithHome: o.pithHome });
     this.extensions = new SessionExtensions((bindings) => createExtensionHost(this.hosted(), bindings));
+    this.mcp = new SessionMcp(o.mcp);
     const builtin = o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
-    this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt });
+    this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt, mcpTools: () => this.mcp.tools() });
     this.hooks = new ExtensionHooks(runner, () => this.tools.systemPrompt());
     this.compactor = new Compactor({
       conversation: this.conversation,
@@ -196,6 +202,7 @@ export class AgentSession {
       cwd: o.cwd,
       providerSessionId: o.providerSessionId,
       isBusy: () => this.isStreaming,
+      beforePrompt: (signal) => this.mcp.beforePrompt(signal),
       emit,
       onUserMessage: checkpointsOn ? (entryId, message) => this.checkpoints.onUserMessage(entryId, contentText(message.content)) : undefined,
       beforeTool: checkpointsOn ? () => this.checkpoints.beforeTool() : undefined,
@@ -416,6 +423,7 @@ export class AgentSession {
     await this.abort();
     await this.checkpoints.settle();
     this.conversation.todos.dispose();
+    await this.mcp.close();
     this.conversation.log.close();
     await this.sandbox?.dispose();
   }

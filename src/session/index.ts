@@ -15,6 +15,7 @@ export type { ExtensionBindings } from "./extension-host.js";
 export type { TodoAccess } from "./session-tools.js";
 export type { SessionSettings, FileCheckpointSettings } from "./settings.js";
 export type { CheckpointItem, CheckpointFeatureState, RestoreCheckpointResult, RestoreMode } from "./session-checkpoints.js";
+export type { McpWiring, SessionMcp } from "./session-mcp.js";
 export type { QueueMode } from "./queues.js";
 
 // ── building a session ──

@@ -44,6 +44,8 @@ export interface RunPipelineOptions {
   cwd: string;
   /** `--provider-session-id`: the provider-side session / prompt-cache id; default: the session id. */
   providerSessionId?: string;
+  /** Before a prompt's first model request (MCP servers still starting); bounded, abortable. */
+  beforePrompt?(signal: AbortSignal): Promise<void>;
   /** Whether a run is in flight (user bash records wait for it to end). */
   isBusy(): boolean;
   emit(event: AgentSessionEvent): void;
@@ -80,6 +82,7 @@ export class RunPipeline {
     this.o.extras.resetForPrompt();
     this.o.hooks.systemPromptOverride = undefined;
     await this.o.compactor.beforePrompt(signal);
+    await this.o.beforePrompt?.(signal);
     const user = userMessage(text, images);
     const prompts = await this.o.extras.assemblePrompt(user);
     prompts.splice(prompts.indexOf(user) + 1, 0, ...this.o.structured.begin(output));

@@ -19,6 +19,8 @@ export interface SessionToolsOptions {
   runner(): ExtensionRunner | undefined;
   /** The system prompt for a tool list. */
   buildSystemPrompt(tools: Tool[]): string;
+  /** The MCP servers' tools (session-mcp.ts), offered after all others. */
+  mcpTools?(): Tool[];
 }
 
 export class SessionTools {
@@ -27,10 +29,11 @@ export class SessionTools {
 
   constructor(private readonly o: SessionToolsOptions) {}
 
-  /** What the model is offered, in order: built-in, extension, host tools (hidden ones left out). */
+  /** What the model is offered, in order: built-in, extension, host, MCP tools (hidden ones left out). */
   active(): Tool[] {
     const ext = this.o.runner()?.registeredTools() ?? [];
-    return [...this.o.builtin, ...ext, ...this.host].filter((t) => !t.hidden);
+    const mcp = this.o.mcpTools?.() ?? [];
+    return [...this.o.builtin, ...ext, ...this.host, ...mcp].filter((t) => !t.hidden);
   }
 
   has(name: string): boolean {

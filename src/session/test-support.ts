@@ -9,7 +9,7 @@ import type { StreamFn } from "../providers/types.js";
 import type { AgentSessionEvent, Model } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
 import { TEST_MODEL } from "../agent/test-support.js";
-import { AgentSession, createJsonlStorage, type AgentSessionOptions, type SessionSettings } from "./index.js";
+import { AgentSession, createJsonlStorage, type AgentSessionOptions, type McpWiring, type SessionSettings } from "./index.js";
 
 /** The CLI's defaults as the session sees them, with `edit` applied. */
 export function testSettings(edit?: (s: SessionSettings) => void): SessionSettings {
@@ -46,6 +46,8 @@ export interface TestSessionOptions {
   registry?: ModelRegistry;
   model?: Model;
   tools?: Tool[];
+  /** MCP servers (session-mcp.ts); none by default. */
+  mcp?: McpWiring;
   log?: (message: string) => void;
   /** Any other AgentSession option (pithHome, pathEnv, ...). */
   extra?: Partial<AgentSessionOptions>;
@@ -78,6 +80,7 @@ export function testSession(o: TestSessionOptions): TestSession {
     initialModel: o.model ?? registry.available()[0],
     initialThinkingLevel: "off",
     tempDir: tmpdir(),
+    mcp: o.mcp,
     log: o.log ?? ((m) => logs.push(m)),
     ...o.extra,
   });

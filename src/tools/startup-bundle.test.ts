@@ -41,6 +41,17 @@ describe("startup bundle", () => {
     for (const lazy of NEVER_EAGER) expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
   });
 
+  it("wires MCP into the CLI without loading it: with no server configured neither the MCP layer nor the SDK is loaded", async () => {
+    const { eager, all } = await split("/tmp/pith-startup-bundle-test");
+    // The composition root reads the MCP settings at startup and the session knows its MCP part ...
+    expect(eager).toEqual(expect.arrayContaining(["src/cli/mcp.ts", "src/session/session-mcp.ts"]));
+    // ... while the manager and the SDK sit in lazy chunks that only configured servers (or set_mcp_servers) reach.
+    for (const lazy of ["src/mcp/manager.ts", "node_modules/@modelcontextprotocol/sdk/"]) {
+      expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
+      expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
+    }
+  });
+
   it("importing the MCP layer does not load the MCP SDK: only the first connection does", async () => {
     const { eager, all } = await split("/tmp/pith-startup-bundle-mcp", "src/mcp/index.ts");
     expect(eager).toContain("src/mcp/manager.ts");

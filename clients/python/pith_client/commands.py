@@ -213,3 +213,12 @@ class CommandsMixin:
 
     async def get_tree(self) -> Dict[str, Any]:
         return await self.request("get_tree")
+
+    async def set_mcp_servers(self, servers: Dict[str, Any]) -> Dict[str, Any]:
+        """Replaces the host's MCP servers (.mcp.json's mcpServers shape); {} removes them.
+        Returns {"servers": [{name, source, status, error?, tools}]}."""
+        return await self.request("set_mcp_servers", servers=servers)
+
+    async def get_mcp_servers(self) -> Dict[str, Any]:
+        """Every MCP server: {"servers": [{name, source, status, error?, tools}]}."""
+        return await self.request("get_mcp_servers")

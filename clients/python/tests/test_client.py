@@ -348,6 +348,25 @@ class SessionCommandsTest(PithTestCase):
         await client.abort_bash()
         self.assertIsInstance((await client.get_commands())["commands"], list)
 
+    async def test_mcp_servers(self):
+        client = await self.start([])
+        self.assertEqual(await client.get_mcp_servers(), {"servers": []})
+        fixture = os.path.join(ROOT, "test", "support", "mcp", "stdio-server.mjs")
+        res = await client.set_mcp_servers({"py": {"command": NODE, "args": [fixture, "--name", "py"]}})
+        self.assertEqual([(s["name"], s["source"]) for s in res["servers"]], [("py", "host")])
+        deadline = time.monotonic() + 20
+        while True:
+            server = (await client.get_mcp_servers())["servers"][0]
+            if server["status"] != "connecting" or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.05)
+        self.assertEqual(server["status"], "connected")
+        self.assertIn("mcp__py__echo", server["tools"])
+        with self.assertRaises(RpcError) as bad:
+            await client.set_mcp_servers({"py": {"type": "http"}})
+        self.assertIn("mcpServers.py.url", str(bad.exception))
+        self.assertEqual(await client.set_mcp_servers({}), {"servers": []})
+
     async def test_session_commands(self):
         replies = [{"text": "First answer."}, {"text": "Second answer."}] + [{"text": "Summary of the talk."}] * 3
         client = await self.start(replies, settings={"compaction": {"keepRecentTokens": 5}})

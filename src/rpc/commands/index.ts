@@ -10,6 +10,7 @@ import * as checkpoints from "./checkpoints.js";
 import * as permissions from "./permissions.js";
 import * as compatPi from "./compat-pi.js";
 import * as protocol from "./protocol.js";
+import * as mcp from "./mcp.js";
 import type { CommandTable } from "./types.js";
 
 export const COMMANDS: CommandTable = {
@@ -24,6 +25,7 @@ export const COMMANDS: CommandTable = {
   ...permissions,
   ...compatPi,
   ...protocol,
+  ...mcp,
 };
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */

@@ -7,3 +7,4 @@ export * from "./messages.js";
 export * from "./results.js";
 export * from "./events.js";
 export * from "./permissions.js";
+export * from "./mcp.js";

@@ -1,0 +1,106 @@
+// MCP in the composition root: from the settings files, the project's `.mcp.json` and the
+// environment to a running McpManager for the session (src/mcp/index.ts says how). Startup
+// stays as fast as without MCP: with no server configured the MCP layer is not even imported
+// until a host sets servers (`set_mcp_servers`), and the SDK loads on the first connection only.
+import path from "node:path";
+import type { McpManager, McpTimeouts } from "../mcp/index.js";
+import { readMcpJson } from "../mcp/mcp-json.js";
+import { PITH_VERSION } from "../protocol/index.js";
+import type { McpWiring } from "../session/index.js";
+import { PithError } from "../shared/errors.js";
+import type { Settings } from "./settings.js";
+
+export interface McpSetupOptions {
+  settings: Settings;
+  cwd: string;
+  pithHome: string;
+  /** pith's environment: `${VAR}` expansion and the stdio servers' inherited safe subset. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** stderr: the once-only notices (skipped project servers, bad entries). */
+  log(message: string): void;
+  /** Whether the current model takes images (else image results are described in text). */
+  modelAcceptsImages(): boolean;
+}
+
+/** Where stdio servers' stderr and connection events go. */
+export function mcpLogPath(pithHome: string): string {
+  return path.join(pithHome, "logs", "mcp.log");
+}
+
+type McpLayer = typeof import("../mcp/index.js");
+interface Running {
+  layer: McpLayer;
+  manager: McpManager;
+  closeLog(): Promise<void>;
+}
+
+/** Reads the configuration; with servers, writes its notices to stderr once and starts them in the background. */
+export async function setUpMcp(o: McpSetupOptions): Promise<McpWiring> {
+  const mcpJson = await readMcpJson(o.cwd);
+  if (mcpJson.error) o.log(`pith: ${mcpJson.error}`);
+  const base = {
+    global: o.settings.mcpServers.global,
+    project: o.settings.mcpServers.project,
+    mcpJson: mcpJson.servers,
+    projectServers: o.settings.mcp.projectServers,
+    env: o.env,
+    where: {
+      global: path.join(o.pithHome, "settings.json"),
+      project: path.join(o.cwd, ".pith", "settings.json"),
+      "mcp-json": mcpJson.path,
+    },
+  };
+  let loading: Promise<Running> | undefined;
+  let running: Running | undefined;
+  const load = (): Promise<Running> =>
+    (loading ??= import("../mcp/index.js").then((layer) => {
+      const sink = layer.createFileLogSink(mcpLogPath(o.pithHome), o.log);
+      const manager = new layer.McpManager({
+        cwd: o.cwd,
+        env: o.env,
+        timeouts: timeoutsOf(o.settings),
+        log: sink.log,
+        clientInfo: { name: "pith", version: PITH_VERSION },
+        modelAcceptsImages: o.modelAcceptsImages,
+      });
+      running = { layer, manager, closeLog: sink.close };
+      return running;
+    }));
+
+  if ([base.global, base.project, base.mcpJson].some((v) => v !== undefined)) {
+    const { layer, manager } = await load();
+    const first = layer.resolveServers(base);
+    for (const notice of first.notices) o.log(notice.startsWith("pith:") ? notice : `pith: ${notice}`);
+    manager.setServers(first.plans);
+  }
+  return {
+    get manager() {
+      return running?.manager;
+    },
+    setHostServers: async (servers) => {
+      if (!loading && isEmptyMap(servers)) return; // nothing configured, nothing set: nothing to load
+      const { layer, manager } = await load();
+      const problems = layer.serverMapProblems(servers, "set_mcp_servers", o.env);
+      if (problems.length > 0) throw new PithError("invalid_request", problems.join("; "));
+      // The startup notices are not repeated; the host learns about its servers from their status.
+      manager.setServers(layer.resolveServers({ ...base, host: servers }).plans);
+    },
+    close: async () => {
+      if (!loading) return;
+      const { manager, closeLog } = await loading;
+      await manager.shutdown();
+      await closeLog();
+    },
+  };
+}
+
+function timeoutsOf(settings: Settings): Partial<McpTimeouts> {
+  const t: Partial<McpTimeouts> = {};
+  if (settings.mcp.startupTimeoutMs !== undefined) t.startupTimeoutMs = settings.mcp.startupTimeoutMs;
+  if (settings.mcp.toolTimeoutMs !== undefined) t.toolTimeoutMs = settings.mcp.toolTimeoutMs;
+  return t;
+}
+
+function isEmptyMap(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+}

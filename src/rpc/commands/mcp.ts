@@ -1,0 +1,8 @@
+// MCP servers over RPC (issue 21): the host's own servers and the status of all of them.
+import type { CommandHandler } from "./types.js";
+
+export const set_mcp_servers: CommandHandler<"set_mcp_servers"> = async (cmd, ctx) => ({
+  servers: await ctx.session.mcp.setHostServers(cmd.servers),
+});
+
+export const get_mcp_servers: CommandHandler<"get_mcp_servers"> = (_cmd, ctx) => ({ servers: ctx.session.mcp.servers() });
