@@ -21,6 +21,7 @@ import { PithError } from "../shared/errors.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import { childEnvironment, createBuiltinTools, findOnPath, selectTools } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
+import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 
 export interface Environment {
@@ -53,6 +54,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   });
   const sessionSettings: SessionSettings = toSessionSettings(settings);
   if (args.noRules) sessionSettings.ttsr.enabled = false;
+  sessionSettings.cacheRetention = resolveCacheRetention(settings.cacheRetention, e.env);
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
   const storage = createJsonlStorage();
   const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { PithError } from "../shared/errors.js";
 import type { ThinkingLevel } from "../shared/types.js";
+import type { CacheRetention } from "../providers/types.js";
 import type { SessionSettings } from "../session/index.js";
 
 type QueueMode = "all" | "one-at-a-time";
@@ -27,6 +28,8 @@ export interface Settings {
   shellPath?: string;
   shellCommandPrefix?: string;
   extensions: string[];
+  /** Prompt caching: "none", "short" (default, ~5 minutes) or "long" (~1 hour); PITH_CACHE_RETENTION wins. */
+  cacheRetention?: CacheRetention;
 }
 
 export function defaultSettings(): Settings {
@@ -139,6 +142,7 @@ const SPEC: Spec = {
   shellPath: str,
   shellCommandPrefix: str,
   extensions: strings,
+  cacheRetention: oneOf("none", "short", "long"),
 };
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";

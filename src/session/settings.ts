@@ -2,6 +2,7 @@
 // defaults); the session only receives this shape and keeps a per-process copy (RPC setters
 // never write files).
 import type { InterruptMode } from "../agent/types.js";
+import type { CacheRetention } from "../providers/types.js";
 import type { ThinkingLevel } from "../shared/types.js";
 import type { QueueMode } from "./queues.js";
 
@@ -41,4 +42,6 @@ export interface SessionSettings {
   /** Extra environment for bash commands. */
   bashEnvironment: Record<string, string>;
   shellPath?: string;
+  /** Prompt caching sent with every model request; unset means "short". */
+  cacheRetention?: CacheRetention;
 }
