@@ -1,7 +1,8 @@
 // Anthropic's prompt-cache billing, simulated for the fake server (issue 17). A request is cut
 // into blocks in Anthropic's prefix order: each tool, each system block, each content block of
 // each message (a string content is one text block). A block's bytes are its JSON without
-// `cache_control`, so moving a breakpoint never changes the bytes. Tokens ≈ bytes / 4.
+// `cache_control`, so moving a breakpoint never changes the bytes. A block's tokens are
+// ⌈bytes / 4⌉ (per block, so the parts of a bill add up exactly).
 //
 // Billing, like Anthropic's: the longest prefix that ends at a block boundary a previous request
 // cached (a breakpoint of it) and that lies within 20 blocks before one of this request's
@@ -31,6 +32,7 @@ export interface CacheBill {
 
 interface Block {
   bytes: number;
+  tokens: number;
   /** undefined: no breakpoint; else the breakpoint's ttl. */
   ttl?: "5m" | "1h";
 }
@@ -55,7 +57,8 @@ function blocksOf(body: any): Array<Block & { text: string }> {
   const out: Array<Block & { text: string }> = [];
   const push = (prefix: string, v: unknown) => {
     const text = prefix + withoutCacheControl(v);
-    out.push({ text, bytes: Buffer.byteLength(text), ttl: ttlOf(v) });
+    const bytes = Buffer.byteLength(text);
+    out.push({ text, bytes, tokens: tokens(bytes), ttl: ttlOf(v) });
   };
   for (const t of Array.isArray(body?.tools) ? body.tools : []) push("tool:", t);
   if (typeof body?.system === "string") push("system:", { type: "text", text: body.system });
@@ -98,20 +101,20 @@ export class PromptCacheSim {
     let write1h = 0;
     let input = 0;
     blocks.forEach((b, i) => {
-      if (i <= readTo) read += b.bytes;
+      if (i <= readTo) read += b.tokens;
       else if (i <= lastBp) {
         // the stretch is written at the ttl of the first breakpoint at or after it
         const end = bps.find((bp) => bp >= i)!;
-        if (blocks[end].ttl === "1h") write1h += b.bytes;
-        else write5m += b.bytes;
-      } else input += b.bytes;
+        if (blocks[end].ttl === "1h") write1h += b.tokens;
+        else write5m += b.tokens;
+      } else input += b.tokens;
     });
     for (const bp of bps) this.cached.add(hashes[bp]);
     const bill: CacheBill = {
-      input: tokens(input),
-      cacheRead: tokens(read),
-      cacheWrite: tokens(write5m) + tokens(write1h),
-      cacheWrite1h: tokens(write1h),
+      input,
+      cacheRead: read,
+      cacheWrite: write5m + write1h,
+      cacheWrite1h: write1h,
       output: tokens(outputBytes),
       requestBytes: rawBytes,
       breakpoints: bps.length,
