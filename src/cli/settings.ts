@@ -30,6 +30,8 @@ export interface Settings {
   extensions: string[];
   /** Prompt caching: "none", "short" (default, ~5 minutes) or "long" (~1 hour); PITH_CACHE_RETENTION wins. */
   cacheRetention?: CacheRetention;
+  /** `read` prefixes each line with its number (xcsh's key); default off, like pi and xcsh. */
+  readLineNumbers?: boolean;
 }
 
 export function defaultSettings(): Settings {
@@ -143,6 +145,7 @@ const SPEC: Spec = {
   shellCommandPrefix: str,
   extensions: strings,
   cacheRetention: oneOf("none", "short", "long"),
+  readLineNumbers: bool,
 };
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
