@@ -15,17 +15,21 @@ import type { Workload } from "./workloads.js";
 
 const PROMPTS = 10;
 const FILES = 10;
-const REQUESTS = PROMPTS * 4;
 
 function fileText(n: number): string {
   return Array.from({ length: 100 }, (_, i) => `export const item${n}_${i} = compute(${i}, "value-${n}-${i}");`).join("\n") + "\n";
 }
 
-function script(): FakeReply[] {
+/** Per prompt: read, bash, read, answer. With `wide`, prompt 6 first reads all ten modules at once. */
+function script(wide: boolean): FakeReply[] {
   const replies: FakeReply[] = [];
   for (let i = 0; i < PROMPTS; i++) {
     const a = `src/mod${i}.ts`;
     const b = `src/mod${(i + 1) % FILES}.ts`;
+    if (wide && i === 5) {
+      const all = Array.from({ length: FILES }, (_, n) => ({ name: "read", arguments: { path: `src/mod${n}.ts` } }));
+      replies.push({ text: "Reading every module at once.", toolCalls: all });
+    }
     replies.push(
       { text: `I'll look at ${a} first.`, toolCalls: [{ name: "read", arguments: { path: a } }] },
       { toolCalls: [{ name: "bash", arguments: { command: `grep -n "compute" ${a} | head -60` } }] },
@@ -36,35 +40,60 @@ function script(): FakeReply[] {
   return replies;
 }
 
-const k = (s: string) => `cost:${s}`;
+interface Variant {
+  tag: string;
+  label: string;
+  extraArgs: string[];
+  wide: boolean;
+  /** Only the bill (the main variant prints every figure). */
+  billOnly: boolean;
+}
 
-export const costSession: Workload = {
-  name: "cost 10-prompt session",
-  specs: [
-    { key: k("usd"), label: "10-prompt session (40 requests), simulated Anthropic bill", unit: "$", digits: 4 },
-    { key: k("usdOff"), label: "same requests with caching off", unit: "$", digits: 4 },
-    { key: k("share"), label: "bill ÷ bill with caching off", unit: "%", digits: 1 },
-    { key: k("input"), label: "input tokens, all kinds (session total)", unit: "tok" },
-    { key: k("firstBytes"), label: "input bytes, first request (tools + system + prompt)", unit: "B" },
-    { key: k("meanBytes"), label: "input bytes per request, mean", unit: "B" },
-    { key: k("breakpoints"), label: "cache breakpoints per request, mean", unit: "n", digits: 1 },
-  ],
-  run: (agent) => runCostSession(agent),
-};
+function costWorkload(v: Variant): Workload {
+  const k = (s: string) => `cost${v.tag}:${s}`;
+  const all = [
+    { key: k("usd"), label: `${v.label}: simulated Anthropic bill`, unit: "$", digits: 4 },
+    { key: k("usdOff"), label: `${v.label}: same requests with caching off`, unit: "$", digits: 4 },
+    { key: k("share"), label: `${v.label}: bill ÷ bill with caching off`, unit: "%", digits: 1 },
+    { key: k("input"), label: `${v.label}: input tokens, all kinds`, unit: "tok" },
+    { key: k("firstBytes"), label: `${v.label}: input bytes, first request (tools + system + prompt)`, unit: "B" },
+    { key: k("meanBytes"), label: `${v.label}: input bytes per request, mean`, unit: "B" },
+    { key: k("breakpoints"), label: `${v.label}: cache breakpoints per request, mean`, unit: "n", digits: 1 },
+  ];
+  return {
+    name: `cost ${v.label}`,
+    specs: v.billOnly ? all.slice(0, 1) : all,
+    run: (agent) => runCostSession(agent, v, k),
+  };
+}
 
-async function runCostSession(agent: Agent): Promise<RunResult> {
+const SESSION = "10-prompt session, 40 requests";
+export const costSession = costWorkload({ tag: "", label: SESSION, extraArgs: [], wide: false, billOnly: false });
+/** Apples to apples: pi's default tool set for both agents (pith offers 8 tools by default, pi 4). */
+export const costSessionFourTools = costWorkload({
+  tag: "4",
+  label: `${SESSION}, --tools read,bash,edit,write`,
+  extraArgs: ["--tools", "read,bash,edit,write"],
+  wide: false,
+  billOnly: true,
+});
+/** One more turn reads ten files at once: 21 new blocks, past Anthropic's 20-block lookback from the last breakpoint. */
+export const costSessionWide = costWorkload({ tag: "w", label: `${SESSION} + one 10-file parallel read`, extraArgs: [], wide: true, billOnly: true });
+
+async function runCostSession(agent: Agent, v: Variant, k: (s: string) => string): Promise<RunResult> {
   const llm = await startFakeLlmServer({ promptCache: true });
   const cwd = tempCwd();
   const src = path.join(cwd, "src");
   mkdirSync(src);
   for (let i = 0; i < FILES; i++) writeFileSync(path.join(src, `mod${i}.ts`), fileText(i));
-  const p = new AgentProc(agent.launch({ llmUrl: llm.url, cwd, model: ["fake-anthropic", "fake-claude"] }));
+  const p = new AgentProc(agent.launch({ llmUrl: llm.url, cwd, model: ["fake-anthropic", "fake-claude"], extraArgs: v.extraArgs }));
   try {
     await p.request({ type: "get_state" }, 20_000);
-    llm.enqueue(...script());
+    const replies = script(v.wide);
+    llm.enqueue(...replies);
     for (let i = 0; i < PROMPTS; i++) await p.promptAndWait(`Task ${i + 1}: compare src/mod${i}.ts with the next module and explain the difference.`, 60_000);
     const bills = llm.bills;
-    if (bills.length !== REQUESTS) throw new Error(`expected ${REQUESTS} requests, the fake billed ${bills.length}`);
+    if (bills.length !== replies.length) throw new Error(`expected ${replies.length} requests, the fake billed ${bills.length}`);
     const sum = (f: (b: (typeof bills)[number]) => number) => bills.reduce((a, b) => a + f(b), 0);
     const usd = sum((b) => b.usd);
     const usdOff = sum((b) => billUsd({ input: b.input + b.cacheRead + b.cacheWrite, cacheRead: 0, cacheWrite: 0, cacheWrite1h: 0, output: b.output }));

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { benchCheckpoints } from "./checkpoints-bench.js";
-import { costSession } from "./cost-workload.js";
+import { costSession, costSessionFourTools, costSessionWide } from "./cost-workload.js";
 import { benchGrepFind } from "./tools-bench.js";
 import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
 import { Results } from "./lib/table.js";
@@ -29,6 +29,8 @@ const plan: Array<[Workload, number]> = [
   [toolTurns2000, 1],
   // deterministic: the same script gives the same bill every time
   [costSession, 1],
+  [costSessionFourTools, 1],
+  [costSessionWide, 1],
 ];
 
 async function runWorkload(results: Results, w: Workload, reps: number, agents: Agent[]): Promise<void> {
