@@ -126,6 +126,33 @@ describe("Anthropic prompt caching on the wire", () => {
     expect(stats.cost * 2).toBeLessThan(uncached);
   });
 
+  it("a resumed session (--continue) sends the earlier messages byte for byte, tool arguments included, and reads them from the cache", async () => {
+    const home = tempDir("pith-home-");
+    const cwd = tempDir("pith-cwd-");
+    writeFileSync(path.join(cwd, "a.ts"), FILE_TEXT);
+    const launch = (extra: string[]) =>
+      Pith.start({ pithHome: home, cwd, modelsJson: modelsJson(llm.url), args: ["--provider", "fake-anthropic", "--model", "claude-a", ...extra] });
+    const first = await launch([]);
+    piths.push(first);
+    const args = { path: "a.ts", offset: 1, limit: 50, note: "naïve “quotes” ✓", nested: { b: [1, 2.5, null], a: true } };
+    llm.enqueue({ toolCalls: [{ id: "toolu_r1", name: "read", arguments: args }] }, { text: "Read it." });
+    await first.promptAndWait("Read a.ts");
+    const before = llm.requests.at(-1)!;
+    await first.close();
+
+    const second = await launch(["--continue"]);
+    piths.push(second);
+    const b = llm.requests.length;
+    const bb = llm.bills.length;
+    llm.enqueue({ text: "Still here." });
+    await second.promptAndWait("And now?");
+    const after = llm.requests[b];
+    expect(stablePrefix(after)).toBe(stablePrefix(before));
+    expect(bare(after.body.messages.slice(0, before.body.messages.length))).toBe(bare(before.body.messages));
+    expect(after.body.messages[1].content.find((c: any) => c.type === "tool_use").input).toEqual(args);
+    expect(llm.bills[bb].cacheRead).toBe(llm.bills[bb - 1].cacheRead + llm.bills[bb - 1].cacheWrite);
+  });
+
   it("after compaction the tools and system prompt are unchanged and read from the cache; the new conversation is marked", async () => {
     const p = await start({ settings: { compaction: { keepRecentTokens: 50 } } });
     llm.enqueue({ text: "First answer. " + "x".repeat(400) }, { text: "Second answer." });
