@@ -42,3 +42,6 @@ const spec: AdapterSpec = {
 };
 
 export const streamOpenAICompletions: StreamFn = (model, context, options) => streamWithAiSdk(spec, model, context, options);
+
+/** Exposed for request-building tests. */
+export const completionsAdapterSpec = spec;

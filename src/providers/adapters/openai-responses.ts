@@ -21,3 +21,6 @@ const spec: AdapterSpec = {
 };
 
 export const streamOpenAIResponses: StreamFn = (model, context, options) => streamWithAiSdk(spec, model, context, options);
+
+/** Exposed for request-building tests. */
+export const responsesAdapterSpec = spec;

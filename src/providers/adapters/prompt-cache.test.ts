@@ -4,8 +4,9 @@ import { collect, fakeModel } from "../../../test/support/fake-llm-models.js";
 import type { AssistantMessage, LlmMessage, Model } from "../../shared/types.js";
 import type { LlmContext, StreamOptions } from "../types.js";
 import { streamAnthropic } from "./anthropic.js";
-import { streamOpenAICompletions } from "./openai-completions.js";
-import { streamOpenAIResponses } from "./openai-responses.js";
+import { buildCallOptions } from "./ai-sdk-stream.js";
+import { completionsAdapterSpec, streamOpenAICompletions } from "./openai-completions.js";
+import { responsesAdapterSpec, streamOpenAIResponses } from "./openai-responses.js";
 import { placeAnthropicBreakpoints, promptCacheKey } from "./prompt-cache.js";
 
 let fake: FakeLlm;
@@ -100,6 +101,15 @@ describe("OpenAI prompt_cache_key", () => {
     await collect(streamOpenAIResponses(fakeModel("openai-responses", fake.url, { reasoning: false }), ctx([user("hi")]), { apiKey: "k", sessionId: "sess-2" }));
     expect(fake.requests.map((r) => r.path)).toEqual(["/v1/responses", "/v1/responses"]);
     expect(fake.requests.map((r) => r.body.prompt_cache_key)).toEqual(["sess-2", undefined]);
+  });
+
+  it("OpenAI's own host gets it through the OpenAI client's promptCacheKey on both APIs", () => {
+    const openai = (api: string) => fakeModel(api, "https://api.openai.com/v1", { reasoning: false });
+    const opts = { sessionId: "sess-3" };
+    expect(buildCallOptions(completionsAdapterSpec, openai("openai-completions"), ctx([user("hi")]), opts).providerOptions).toMatchObject({ openai: { promptCacheKey: "sess-3" } });
+    expect(buildCallOptions(responsesAdapterSpec, openai("openai-responses"), ctx([user("hi")]), opts).providerOptions).toMatchObject({ openai: { promptCacheKey: "sess-3" } });
+    const none = buildCallOptions(completionsAdapterSpec, openai("openai-completions"), ctx([user("hi")]), { ...opts, cacheRetention: "none" });
+    expect(none.providerOptions?.openai?.promptCacheKey).toBeUndefined();
   });
 
   it("goes to OpenAI's own host by default; compat false turns it off", () => {
