@@ -75,6 +75,24 @@ describe("Anthropic cache breakpoints", () => {
     expect(reply.usage.input).toBe(fake.bills[0].input);
   });
 
+  it("marks the previous request's end even when a steering message follows the tool results", () => {
+    const text = (t: string) => [{ type: "text" as const, text: t }];
+    const call: Parameters<typeof placeAnthropicBreakpoints>[0] = {
+      tools: [{ type: "function", name: "read", inputSchema: { type: "object" } }],
+      prompt: [
+        { role: "system", content: "s" },
+        { role: "user", content: text("go") },
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "t1", toolName: "read", input: {} }] },
+        { role: "tool", content: [{ type: "tool-result", toolCallId: "t1", toolName: "read", output: { type: "text", value: "x" } }] },
+        { role: "user", content: text("also check b") },
+      ],
+    };
+    expect(placeAnthropicBreakpoints(call, "short")).toBe(4);
+    const marked = call.prompt.map((m) => m.providerOptions?.anthropic?.cacheControl !== undefined);
+    expect(marked).toEqual([true, true, false, false, true]);
+    expect(call.tools![0].type === "function" && call.tools![0].providerOptions?.anthropic?.cacheControl).toEqual(EPHEMERAL);
+  });
+
   it("places at most 4 and none on an empty conversation", () => {
     const call = { prompt: [{ role: "system" as const, content: "s" }] };
     expect(placeAnthropicBreakpoints(call, "short")).toBe(1);
