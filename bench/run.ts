@@ -8,6 +8,7 @@ import { cpus, loadavg } from "node:os";
 import { benchAcpStartup } from "./acp-startup.js";
 import { benchCheckpoints } from "./checkpoints-bench.js";
 import { benchCheckpointPrompts } from "./checkpoints-prompt.js";
+import { costSession, costSessionFourTools, costSessionWide } from "./cost-workload.js";
 import { benchGrepFind } from "./tools-bench.js";
 import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
 import { Results } from "./lib/table.js";
@@ -29,6 +30,10 @@ const plan: Array<[Workload, number]> = [
   [bigResult, 3],
   [bigResultV2, 3],
   [toolTurns2000, 1],
+  // deterministic: the same script gives the same bill every time
+  [costSession, 1],
+  [costSessionFourTools, 1],
+  [costSessionWide, 1],
 ];
 
 async function runWorkload(results: Results, w: Workload, reps: number, agents: Agent[]): Promise<void> {

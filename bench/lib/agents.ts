@@ -21,6 +21,8 @@ export interface LaunchOptions {
   extraArgs?: string[];
   /** Keep sessions (in a temp dir) instead of --no-session. */
   sessions?: boolean;
+  /** Provider and model (default fake-openai / fake-gpt; fake-anthropic / fake-claude speaks anthropic-messages). */
+  model?: [string, string];
 }
 
 export interface Agent {
@@ -44,13 +46,25 @@ export function ensurePi(log: (s: string) => void): boolean {
   return existsSync(PI_BIN);
 }
 
-function model(id: string) {
-  return { id, name: id, reasoning: false, input: ["text"], contextWindow: 1_000_000, maxTokens: 8192, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+function model(id: string, cost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }) {
+  return { id, name: id, reasoning: false, input: ["text"], contextWindow: 1_000_000, maxTokens: 8192, cost };
 }
 
 /** Same shape for both agents (pith reads pi's models.json format). */
 function modelsJson(llmUrl: string): string {
-  return JSON.stringify({ providers: { "fake-openai": { baseUrl: llmUrl, api: "openai-completions", apiKey: "bench-key", models: [model("fake-gpt")] } } });
+  const sonnet = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+  return JSON.stringify({
+    providers: {
+      "fake-openai": { baseUrl: llmUrl, api: "openai-completions", apiKey: "bench-key", models: [model("fake-gpt")] },
+      // pi's Anthropic client appends /v1/messages to the base URL, pith's only /messages: the fake serves both
+      "fake-anthropic": { baseUrl: llmUrl, api: "anthropic-messages", apiKey: "bench-key", models: [model("fake-claude", sonnet)] },
+    },
+  });
+}
+
+function modelArgs(opts: LaunchOptions): string[] {
+  const [provider, id] = opts.model ?? ["fake-openai", "fake-gpt"];
+  return ["--provider", provider, "--model", id];
 }
 
 function baseEnv(home: string): Record<string, string> {
@@ -69,7 +83,7 @@ export const pith: Agent = {
     const session = opts.sessions ? [] : ["--no-session"];
     // PITH_BENCH_CLI=<path to another build's cli.js> compares builds (A/B) on the same workloads.
     const cli = process.env.PITH_BENCH_CLI ?? path.join(ROOT, "dist", "cli.js");
-    const args = [cli, "--mode", "rpc", ...session, "--no-extensions", "--provider", "fake-openai", "--model", "fake-gpt"];
+    const args = [cli, "--mode", "rpc", ...session, "--no-extensions", ...modelArgs(opts)];
     return { cmd: process.execPath, args: [...args, ...(opts.extraArgs ?? [])], env: { ...baseEnv(home), PITH_HOME: home }, cwd: opts.cwd };
   },
 };
@@ -83,7 +97,7 @@ export const pi: Agent = {
     writeFileSync(path.join(agentDir, "models.json"), modelsJson(opts.llmUrl));
     writeFileSync(path.join(agentDir, "settings.json"), JSON.stringify({ quietStartup: true, collapseChangelog: true }));
     const script = realpathSync(PI_BIN);
-    const args = [script, "--mode", "rpc", ...sessionArgs(opts, home), "--no-extensions", "--provider", "fake-openai", "--model", "fake-gpt"];
+    const args = [script, "--mode", "rpc", ...sessionArgs(opts, home), "--no-extensions", ...modelArgs(opts)];
     return { cmd: process.execPath, args: [...args, ...(opts.extraArgs ?? [])], env: { ...baseEnv(home), PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" }, cwd: opts.cwd };
   },
 };

@@ -267,6 +267,8 @@ Environment:
                                      sessions/, extensions/; project settings: .pith/settings.json
   ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY,
   XAI_API_KEY, MISTRAL_API_KEY, ...  provider API keys
+  PITH_CACHE_RETENTION               prompt caching: none | short (default, ~5 min) | long (~1 h);
+                                     wins over the cacheRetention setting
   PITH_RPC_EMIT_TITLE, PI_RPC_EMIT_TITLE
                                      1/true/yes/on: send setTitle UI requests in RPC mode
 `;

@@ -24,6 +24,7 @@ import { childEnvironment, createBuiltinTools, createNodeExecOps, findOnPath, se
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
 import { setUpMcp } from "./mcp.js";
+import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 
 export interface Environment {
@@ -70,6 +71,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   const sessionSettings: SessionSettings = toSessionSettings(settings);
   if (args.noRules) sessionSettings.ttsr.enabled = false;
   if (args.fileCheckpoints && sessionSettings.fileCheckpoints) sessionSettings.fileCheckpoints.enabled = true;
+  sessionSettings.cacheRetention = resolveCacheRetention(settings.cacheRetention, e.env);
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
   const storage = createJsonlStorage();
   const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));
@@ -98,7 +100,18 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     sessionDir,
     createTools: (todos) => {
       const exec = boxed ? createNodeExecOps({ env: childEnv, wrapCommand: boxed.sandbox.wrap }) : undefined;
-      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, exec, guardWrite: boxed?.guardWrite, fs: parts.fs });
+      const all = createBuiltinTools({
+        cwd,
+        tempDir,
+        rgPath,
+        todos,
+        modelAcceptsImages,
+        env: childEnv,
+        exec,
+        guardWrite: boxed?.guardWrite,
+        fs: parts.fs,
+        readLineNumbers: settings.readLineNumbers,
+      });
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { PithError } from "../shared/errors.js";
 import type { ThinkingLevel } from "../shared/types.js";
+import type { CacheRetention } from "../providers/types.js";
 import type { SessionSettings } from "../session/index.js";
 import {
   POLICY_SPEC,
@@ -45,6 +46,10 @@ export interface Settings {
   mcp: McpSettings;
   /** `mcpServers` of each settings file, kept apart (never merged). */
   mcpServers: McpServerSettings;
+  /** Prompt caching: "none", "short" (default, ~5 minutes) or "long" (~1 hour); PITH_CACHE_RETENTION wins. */
+  cacheRetention?: CacheRetention;
+  /** `read` prefixes each line with its number (xcsh's key); default off, like pi and xcsh. */
+  readLineNumbers?: boolean;
 }
 
 export function defaultSettings(): Settings {
@@ -168,6 +173,8 @@ const SPEC: Spec = {
   fileCheckpoints: { enabled: bool, maxFileBytes: positive, maxFiles: positive, retentionDays: positive },
   ...POLICY_SPEC,
   ...MCP_SPEC,
+  cacheRetention: oneOf("none", "short", "long"),
+  readLineNumbers: bool,
 };
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";

@@ -17,4 +17,16 @@ describe("computeCost", () => {
     expect(u.totalTokens).toBe(10);
     expect(u.cost.total).toBeCloseTo(10 / 1e6, 15);
   });
+
+  it("prices 1-hour cache writes at their own price (default 2 × input)", () => {
+    const model = { cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } };
+    const cost = computeCost(model, { input: 0, output: 0, cacheRead: 0, cacheWrite: 3_000_000, cacheWrite1h: 1_000_000 });
+    expect(cost.cacheWrite).toBeCloseTo(2 * 3.75 + 6, 9);
+    const own = computeCost({ cost: { ...model.cost, cacheWrite1h: 5 } }, { input: 0, output: 0, cacheRead: 0, cacheWrite: 1_000_000, cacheWrite1h: 1_000_000 });
+    expect(own.cacheWrite).toBeCloseTo(5, 9);
+    const u = usageWithCost(model, { input: 1, output: 1, cacheRead: 1, cacheWrite: 2, cacheWrite1h: 2 });
+    expect(u.cacheWrite1h).toBe(2);
+    expect(u.totalTokens).toBe(5);
+    expect("cacheWrite1h" in usageWithCost(model, { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 })).toBe(false);
+  });
 });

@@ -14,6 +14,9 @@ export interface LlmContext {
   tools: LlmTool[];
 }
 
+/** How long a provider should keep the prompt prefix cached: none, ~5 minutes (default) or ~1 hour. */
+export type CacheRetention = "none" | "short" | "long";
+
 export type ToolChoice = "auto" | "none" | "required" | { type: "tool"; name: string };
 
 export interface StreamOptions {
@@ -27,6 +30,8 @@ export interface StreamOptions {
   toolChoice?: ToolChoice;
   /** Provider caching affinity (the prompt-cache key where the provider has one). */
   sessionId?: string;
+  /** Prompt caching: Anthropic breakpoints and their ttl, OpenAI's prompt_cache_key; default "short". */
+  cacheRetention?: CacheRetention;
   headers?: Record<string, string>;
   /** Fail the attempt (retryably) when no data arrives this long after the request; 0/unset = no limit. */
   firstByteTimeoutMs?: number;

@@ -116,7 +116,8 @@ export class RunPipeline {
         const toolChoice = extras.takeForcedToolChoice();
         const { firstByteTimeoutMs, idleTimeoutMs } = settings.retry;
         const sessionId = this.o.providerSessionId ?? this.conversation.log.sessionId;
-        const base = { thinkingLevel: this.conversation.thinkingLevel, apiKey, sessionId, firstByteTimeoutMs, idleTimeoutMs };
+        const cacheRetention = settings.cacheRetention ?? "short";
+        const base = { thinkingLevel: this.conversation.thinkingLevel, apiKey, sessionId, cacheRetention, firstByteTimeoutMs, idleTimeoutMs };
         return toolChoice ? { ...base, toolChoice } : base;
       },
       convertToLlm,

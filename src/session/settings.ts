@@ -2,6 +2,7 @@
 // defaults); the session only receives this shape and keeps a per-process copy (RPC setters
 // never write files).
 import type { InterruptMode } from "../agent/types.js";
+import type { CacheRetention } from "../providers/types.js";
 import type { ThinkingLevel } from "../shared/types.js";
 import type { QueueMode } from "./queues.js";
 import type { PermissionSettings } from "./session-permissions.js";
@@ -46,6 +47,8 @@ export interface SessionSettings {
   permissions?: PermissionSettings;
   /** File checkpoints (issue 25); absent: off. */
   fileCheckpoints?: FileCheckpointSettings;
+  /** Prompt caching sent with every model request; unset means "short". */
+  cacheRetention?: CacheRetention;
 }
 
 /** `fileCheckpoints.*`: a checkpoint of the cwd per user message, in a shadow git repository. */

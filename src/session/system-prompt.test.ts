@@ -9,18 +9,18 @@ const tools = createBuiltinTools({ cwd: "/w" });
 const now = new Date(2026, 4, 7, 12, 0, 0);
 
 describe("buildSystemPrompt", () => {
-  it("names the role, lists the tools with descriptions, and ends with date and cwd", () => {
+  it("names the role, lists the tools by name (their descriptions travel with their definitions), and ends with date and cwd", () => {
     const p = buildSystemPrompt({ tools, cwd: "/w/proj", now, contextFiles: [] });
     expect(p).toContain("You are pith");
-    for (const t of tools) expect(p).toContain(`- ${t.name}: `);
-    expect(p).toContain("- read: Read a file from the filesystem.");
+    expect(p).toContain(`Tools: ${tools.map((t) => t.name).join(", ")}.`);
+    for (const t of tools) expect(p).not.toContain(t.description);
     expect(p).toContain("todo_write");
     expect(p.endsWith("Current date: 2026-05-07\nCurrent working directory: /w/proj")).toBe(true);
   });
   it("derives guidelines from the tools present", () => {
     const onlyBash = buildSystemPrompt({ tools: selectTools(tools, { allow: ["bash"] }), cwd: "/", now, contextFiles: [] });
     expect(onlyBash).toContain("Use bash (rg, find, ls) to explore");
-    expect(onlyBash).not.toContain("- edit:");
+    expect(onlyBash).toContain("Tools: bash.");
     expect(onlyBash).not.toContain("todo_write");
     const none = buildSystemPrompt({ tools: [], cwd: "/", now, contextFiles: [] });
     expect(none).toContain("No tools are available");
@@ -36,7 +36,7 @@ describe("buildSystemPrompt", () => {
     });
     expect(p.startsWith("You are a test bot.\n\nAlways answer in haiku.\n\n# Project Context")).toBe(true);
     expect(p.indexOf("## /h/AGENTS.md\n\nglobal rules")).toBeLessThan(p.indexOf("## /w/AGENTS.md\n\nproject rules"));
-    expect(p).not.toContain("Available tools");
+    expect(p).not.toContain("Tools: ");
     expect(p).toContain("Current working directory: /w");
   });
   it("formats the date as YYYY-MM-DD", () => {

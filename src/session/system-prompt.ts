@@ -17,21 +17,14 @@ export interface SystemPromptInput {
 
 const ROLE = `You are pith, a coding agent working in the user's project through tools. You read code before changing it, make focused changes that fit the existing style, and verify your work (build, tests) when you can. Be concise: report what you did and what you found, not what you are about to do.`;
 
-function firstSentence(text: string): string {
-  const line = text.trim().split("\n")[0];
-  const m = /^(.*?[.!?])(\s|$)/.exec(line);
-  return m ? m[1] : line;
-}
-
+// Lean on purpose (issue 17): every request carries this text, so it says what the tool
+// definitions do not and nothing twice. The tool list is names only; each tool's own
+// description travels with its definition.
 function guidelines(names: Set<string>): string[] {
   const g: string[] = [];
-  if (names.has("read") && (names.has("edit") || names.has("write"))) g.push("Read a file before editing it; never guess its contents.");
-  if (names.has("edit")) g.push("Use edit for changes to existing files: oldText must match exactly and be unique.");
-  if (names.has("write")) g.push("Use write only for new files or complete rewrites.");
-  if (names.has("grep") || names.has("find") || names.has("ls")) {
-    g.push("Use grep, find and ls to explore the project; they respect .gitignore.");
-  } else if (names.has("bash")) g.push("Use bash (rg, find, ls) to explore the project.");
-  if (names.has("bash")) g.push("Use bash for builds, tests and git. Commands run non-interactively; avoid ones that wait for input.");
+  if (names.has("grep") || names.has("find") || names.has("ls")) g.push("Explore with grep, find and ls rather than bash.");
+  else if (names.has("bash")) g.push("Use bash (rg, find, ls) to explore the project.");
+  if (names.has("bash")) g.push("Use bash for builds, tests and git; commands must not wait for input.");
   if (names.has("todo_write")) g.push("For multi-step tasks keep a todo list with todo_write and update it as you go.");
   g.push("Show file paths clearly when you refer to files.");
   return g;
@@ -40,9 +33,8 @@ function guidelines(names: Set<string>): string[] {
 function baseText(tools: Tool[]): string {
   const visible = tools.filter((t) => !t.hidden);
   const parts = [ROLE];
-  if (visible.length) {
-    parts.push(`Available tools:\n${visible.map((t) => `- ${t.name}: ${firstSentence(t.description)}`).join("\n")}`);
-  } else parts.push("No tools are available in this session: answer from the conversation alone.");
+  if (visible.length) parts.push(`Tools: ${visible.map((t) => t.name).join(", ")}.`);
+  else parts.push("No tools are available in this session: answer from the conversation alone.");
   parts.push(`Guidelines:\n${guidelines(new Set(visible.map((t) => t.name))).map((l) => `- ${l}`).join("\n")}`);
   return parts.join("\n\n");
 }

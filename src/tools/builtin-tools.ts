@@ -33,6 +33,8 @@ export interface BuiltinToolsOptions {
   guardWrite?: WriteGuard;
   /** Environment of every child process (bash commands, rg): see `childEnvironment`. Default: pith's own. */
   env?: Record<string, string>;
+  /** `read` numbers its lines (setting `readLineNumbers`). Default: off. */
+  readLineNumbers?: boolean;
 }
 
 /** Every built-in tool, in BUILTIN_TOOL_NAMES order. `cwd` is the default the session passes in ctx. */
@@ -40,7 +42,7 @@ export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
   const fs = opts.fs ?? createNodeFsOps();
   const rgPath = opts.rgPath ?? null;
   return [
-    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true) }),
+    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true), lineNumbers: opts.readLineNumbers }),
     createBashTool({ exec: opts.exec ?? createNodeExecOps({ env: opts.env }), tempDir: opts.tempDir ?? tmpdir() }),
     createEditTool({ fs, guardWrite: opts.guardWrite }),
     createWriteTool({ fs, guardWrite: opts.guardWrite }),

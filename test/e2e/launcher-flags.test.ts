@@ -65,7 +65,8 @@ interface Launch {
 async function launch({ argv, env, home }: Launch): Promise<Pith> {
   const pithHome = home ?? tempDir("pith-home-");
   const models = fakeModelsJson(llm.url) as { providers: Record<string, unknown> };
-  models.providers["fake-responses"] = { baseUrl: llm.url, api: "openai-responses", apiKey: "k", models: [{ id: "fake-resp", name: "R", input: ["text"], contextWindow: 100000, maxTokens: 1000 }] };
+  // compat.promptCacheKey: a server other than api.openai.com gets prompt_cache_key only when asked (issue 17)
+  models.providers["fake-responses"] = { baseUrl: llm.url, api: "openai-responses", apiKey: "k", compat: { promptCacheKey: true }, models: [{ id: "fake-resp", name: "R", input: ["text"], contextWindow: 100000, maxTokens: 1000 }] };
   const p = await Pith.start({ pithHome, env, modelsJson: models, argv });
   open.push(p);
   return p;
@@ -189,7 +190,7 @@ describe("each xcsh-rpc option", () => {
       const p = await launch({ argv: xcshRpcArgv({ provider: "fake-responses", model: "fake-resp", providerSessionId: id }) });
       const state = await p.request({ type: "get_state" });
       const before = llm.requests.length;
-      await p.promptAndWait("cache me"); // the fake has no /responses route: the reply is an error, the request is what counts
+      await p.promptAndWait("cache me"); // nothing is scripted: the reply is an error, the request is what counts
       const request = llm.requests.slice(before).find((r) => r.method === "POST" && r.path.endsWith("/responses")) as FakeRequest;
       expect(request.body.prompt_cache_key).toBe(id ?? state.data.sessionId);
       expect(await p.close()).toBe(0);

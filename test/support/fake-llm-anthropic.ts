@@ -24,6 +24,12 @@ export function anthropicFrames(reply: FakeReply, request: FakeRequest, seq: num
           output_tokens: 1,
           cache_read_input_tokens: usage.cacheRead ?? 0,
           cache_creation_input_tokens: usage.cacheWrite ?? 0,
+          ...(usage.cacheWrite1h !== undefined && {
+            cache_creation: {
+              ephemeral_5m_input_tokens: (usage.cacheWrite ?? 0) - usage.cacheWrite1h,
+              ephemeral_1h_input_tokens: usage.cacheWrite1h,
+            },
+          }),
         },
       },
     }),

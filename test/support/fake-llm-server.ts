@@ -5,6 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { anthropicFrames } from "./fake-llm-anthropic.js";
 import { openaiFrames } from "./fake-llm-openai.js";
+import { responsesFrames } from "./fake-llm-responses.js";
+import { PromptCacheSim, type CacheBill } from "./prompt-cache-sim.js";
 
 export interface FakeToolCall {
   id?: string;
@@ -17,6 +19,8 @@ export interface FakeUsage {
   output: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** The part of cacheWrite written with a 1-hour ttl (Anthropic's `cache_creation`). */
+  cacheWrite1h?: number;
 }
 
 /** One scripted reply. Every field is optional; `{}` replies with an empty text message. */
@@ -50,6 +54,8 @@ export interface FakeRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON body, or the raw text when it is not JSON, or undefined when empty. */
   body: any;
+  /** Size of the body in bytes. */
+  bytes?: number;
 }
 
 export interface FakeLlm {
@@ -63,11 +69,15 @@ export interface FakeLlm {
   /** Ids listed by `GET /v1/models`. */
   setModels(ids: string[]): void;
   waitForRequests(n: number, timeoutMs?: number): Promise<FakeRequest[]>;
+  /** With `promptCache`: the simulated bill of each Anthropic request, in order. */
+  bills: CacheBill[];
   close(): Promise<void>;
 }
 
 export interface FakeLlmOptions {
   models?: string[];
+  /** Simulate Anthropic's prompt-cache billing: `/messages` replies without scripted usage report the simulated usage. */
+  promptCache?: boolean;
 }
 
 /** The SSE chunks of one reply (each already framed, ending in a blank line). */
@@ -82,6 +92,7 @@ export async function startFakeLlmServer(opts: FakeLlmOptions = {}): Promise<Fak
   const sockets = new Set<Socket>();
   let models = opts.models ?? ["fake-model"];
   let seq = 0;
+  const cacheSim = new PromptCacheSim();
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
@@ -104,8 +115,12 @@ export async function startFakeLlmServer(opts: FakeLlmOptions = {}): Promise<Fak
     }
     const builder = builderFor(request.path);
     if (request.method !== "POST" || !builder) return sendJson(res, 404, { error: { message: `fake-llm: no route ${request.method} ${request.path}` } });
-    const reply = queue.shift();
+    let reply = queue.shift();
     if (!reply) return sendJson(res, 500, { error: { type: "fake_llm", message: EXHAUSTED } });
+    if (opts.promptCache && builder === anthropicFrames && !reply.usage && !reply.error) {
+      const b = cacheSim.bill(request.body, request.bytes ?? 0, outputBytes(reply));
+      reply = { ...reply, usage: { input: b.input, output: b.output, cacheRead: b.cacheRead, cacheWrite: b.cacheWrite, cacheWrite1h: b.cacheWrite1h } };
+    }
     seq += 1;
     await play(res, reply, builder(reply, request, seq));
   }
@@ -121,6 +136,7 @@ export async function startFakeLlmServer(opts: FakeLlmOptions = {}): Promise<Fak
     pending: () => queue.length,
     setModels: (ids) => void (models = ids),
     waitForRequests: (n, timeoutMs = 5000) => waitFor(requests, waiters, n, timeoutMs),
+    bills: cacheSim.bills,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -132,6 +148,7 @@ export async function startFakeLlmServer(opts: FakeLlmOptions = {}): Promise<Fak
 function builderFor(path: string): FrameBuilder | undefined {
   if (path.endsWith("/chat/completions")) return openaiFrames;
   if (path.endsWith("/messages")) return anthropicFrames;
+  if (path.endsWith("/responses")) return responsesFrames;
   return undefined;
 }
 
@@ -197,7 +214,13 @@ async function readRequest(req: IncomingMessage): Promise<FakeRequest> {
     }
   }
   const path = (req.url ?? "/").split("?")[0];
-  return { method: req.method ?? "GET", path, headers: { ...req.headers }, body };
+  return { method: req.method ?? "GET", path, headers: { ...req.headers }, body, bytes: Buffer.byteLength(raw) };
+}
+
+/** What a reply makes the model write: text, thinking and tool calls. */
+function outputBytes(reply: FakeReply): number {
+  const parts = [...asChunks(reply.text), ...asChunks(reply.thinking), ...(reply.toolCalls ?? []).map((c) => c.name + argsText(c.arguments))];
+  return Buffer.byteLength(parts.join(""));
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

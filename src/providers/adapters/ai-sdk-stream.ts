@@ -18,6 +18,8 @@ export interface AdapterSpec {
   normalizeToolCallId?: (id: string) => string;
   /** Provider options that do not depend on thinking (merged under the thinking options). */
   baseProviderOptions?(model: Model, options: StreamOptions): PartOptions;
+  /** Last touches on the built call (Anthropic's cache breakpoints); may change it in place. */
+  finishCall?(call: LanguageModelV3CallOptions, model: Model, options: StreamOptions): void;
 }
 
 
@@ -51,6 +53,7 @@ export function buildCallOptions(spec: AdapterSpec, model: Model, context: LlmCo
   if (toolChoice && tools.length > 0) call.toolChoice = toolChoice;
   if (options.temperature !== undefined) call.temperature = options.temperature;
   if (Object.keys(providerOptions).length > 0) call.providerOptions = providerOptions as LanguageModelV3CallOptions["providerOptions"];
+  spec.finishCall?.(call, model, options);
   return call;
 }
 

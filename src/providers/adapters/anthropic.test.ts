@@ -19,7 +19,7 @@ describe("anthropic adapter against the fake server", () => {
   it("streams text with start first and done last, sending key, headers and system prompt", async () => {
     fake.enqueue({ text: ["Hel", "lo!"] });
     const m = { ...model(), headers: { "x-team": "core" } };
-    const { events, final } = await collect(streamAnthropic(m, ctx([user("hi")]), { apiKey: "sk-test", headers: { "x-call": "1" } }));
+    const { events, final } = await collect(streamAnthropic(m, ctx([user("hi")]), { apiKey: "sk-test", headers: { "x-call": "1" }, cacheRetention: "none" }));
     expect(events.map((e) => e.type)).toEqual(["start", "text_start", "text_delta", "text_delta", "text_end", "done"]);
     const start = events[0];
     expect(start.type === "start" && start.partial.stopReason).toBe("stop");
@@ -89,7 +89,7 @@ describe("anthropic adapter against the fake server", () => {
       { role: "toolResult", toolCallId: "toolu_1", toolName: "bash", content: [{ type: "text", text: "a.ts" }], isError: false, timestamp: 2 },
       { role: "toolResult", toolCallId: "toolu_2", toolName: "bash", content: [{ type: "text", text: "boom" }], isError: true, timestamp: 3 },
     ];
-    await collect(streamAnthropic(model(), ctx([user("go"), final, ...results], [bash]), { apiKey: "k" }));
+    await collect(streamAnthropic(model(), ctx([user("go"), final, ...results], [bash]), { apiKey: "k", cacheRetention: "none" }));
     const msgs = fake.requests[1].body.messages;
     expect(msgs[1].content.filter((c: any) => c.type === "tool_use")).toEqual([
       { type: "tool_use", id: "toolu_1", name: "bash", input: { command: "ls" } },
@@ -107,7 +107,7 @@ describe("anthropic adapter against the fake server", () => {
   it("gives orphaned tool calls a synthetic error result and sanitises foreign ids", async () => {
     fake.enqueue({ text: "ok" });
     const orphan: AssistantMessage = { ...assistantBase(), content: [{ type: "toolCall", id: "call|abc", name: "bash", arguments: {} }], stopReason: "toolUse" };
-    await collect(streamAnthropic(model(), ctx([user("1"), orphan, user("2")]), { apiKey: "k" }));
+    await collect(streamAnthropic(model(), ctx([user("1"), orphan, user("2")]), { apiKey: "k", cacheRetention: "none" }));
     const msgs = fake.requests[0].body.messages;
     expect(msgs[1].content[0]).toMatchObject({ type: "tool_use", id: "call_abc" });
     expect(msgs[2].content[0]).toMatchObject({ type: "tool_result", tool_use_id: "call_abc", is_error: true });
@@ -117,7 +117,7 @@ describe("anthropic adapter against the fake server", () => {
   it("sends images in user messages as base64 image blocks", async () => {
     fake.enqueue({ text: "a cat" });
     const msg: LlmMessage = { role: "user", content: [{ type: "text", text: "what?" }, { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }], timestamp: 1 };
-    await collect(streamAnthropic(model(), ctx([msg]), { apiKey: "k" }));
+    await collect(streamAnthropic(model(), ctx([msg]), { apiKey: "k", cacheRetention: "none" }));
     expect(fake.requests[0].body.messages[0].content).toEqual([
       { type: "text", text: "what?" },
       { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },

@@ -4,6 +4,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import type { StreamFn } from "../types.js";
 import { requestHeaders, streamWithAiSdk, type AdapterSpec } from "./ai-sdk-stream.js";
 import { safeToolCallId } from "./convert-messages.js";
+import { placeAnthropicBreakpoints } from "./prompt-cache.js";
 import { anthropicCodec } from "./replay.js";
 
 /** The AI SDK appends `/messages`; pi-style base URLs (`https://api.anthropic.com`) omit `/v1`. */
@@ -21,6 +22,9 @@ const spec: AdapterSpec = {
     const auth = key.startsWith("sk-ant-oat") ? { authToken: key } : { apiKey: key };
     const provider = createAnthropic({ baseURL: anthropicBaseUrl(model.baseUrl), headers: requestHeaders(model, options), ...auth });
     return provider.messages(model.id);
+  },
+  finishCall(call, _model, options) {
+    placeAnthropicBreakpoints(call, options.cacheRetention);
   },
 };
 

@@ -219,5 +219,14 @@ function convertUsage(model: Model, u: LanguageModelV3Usage): Usage {
   const cacheWrite = u.inputTokens.cacheWrite ?? 0;
   const input = u.inputTokens.noCache ?? Math.max(0, (u.inputTokens.total ?? 0) - cacheRead - cacheWrite);
   const output = u.outputTokens.total ?? (u.outputTokens.text ?? 0) + (u.outputTokens.reasoning ?? 0);
-  return usageWithCost(model, { input, output, cacheRead, cacheWrite });
+  const cacheWrite1h = longCacheWrites(u.raw);
+  return usageWithCost(model, { input, output, cacheRead, cacheWrite, ...(cacheWrite1h > 0 ? { cacheWrite1h } : {}) });
+}
+
+/** Anthropic's `usage.cache_creation.ephemeral_1h_input_tokens` (raw usage), else 0. */
+function longCacheWrites(raw: LanguageModelV3Usage["raw"]): number {
+  const creation = raw?.cache_creation;
+  if (!creation || typeof creation !== "object" || Array.isArray(creation)) return 0;
+  const n = (creation as Record<string, unknown>).ephemeral_1h_input_tokens;
+  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0;
 }

@@ -6,17 +6,10 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { Model } from "../../shared/types.js";
 import type { StreamFn } from "../types.js";
 import { requestHeaders, streamWithAiSdk, type AdapterSpec } from "./ai-sdk-stream.js";
-import { completionsCodec } from "./replay.js";
+import { isOpenAiHost, promptCacheKey } from "./prompt-cache.js";
+import { completionsCodec, type PartOptions } from "./replay.js";
 
-/** True when the base URL is OpenAI's own API. */
-export function isOpenAiHost(baseUrl: string): boolean {
-  try {
-    return new URL(baseUrl).hostname === "api.openai.com";
-  } catch (err) {
-    void err; // not a URL: treat as a custom server
-    return false;
-  }
-}
+export { isOpenAiHost };
 
 function extraBody(model: Model): Record<string, unknown> {
   const extra = model.compat?.extraBody;
@@ -40,6 +33,15 @@ const spec: AdapterSpec = {
       ...(Object.keys(body).length > 0 ? { transformRequestBody: (args: Record<string, any>) => ({ ...args, ...body }) } : {}),
     }).chatModel(model.id);
   },
+  baseProviderOptions(model, options): PartOptions {
+    const key = promptCacheKey(model, options);
+    if (key === undefined) return {};
+    // OpenAI's own client knows the option; the compatible client passes unknown keys through as is.
+    return isOpenAiHost(model.baseUrl) ? { openai: { promptCacheKey: key } } : { openaiCompatible: { prompt_cache_key: key } };
+  },
 };
 
 export const streamOpenAICompletions: StreamFn = (model, context, options) => streamWithAiSdk(spec, model, context, options);
+
+/** Exposed for request-building tests. */
+export const completionsAdapterSpec = spec;

@@ -3,6 +3,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { StreamFn } from "../types.js";
 import { requestHeaders, streamWithAiSdk, type AdapterSpec } from "./ai-sdk-stream.js";
+import { promptCacheKey } from "./prompt-cache.js";
 import { responsesCodec } from "./replay.js";
 
 const spec: AdapterSpec = {
@@ -13,9 +14,13 @@ const spec: AdapterSpec = {
   baseProviderOptions(model, options) {
     const openai: Record<string, unknown> = { store: false };
     if (model.reasoning) openai.include = ["reasoning.encrypted_content"];
-    if (options.sessionId) openai.promptCacheKey = options.sessionId;
+    const key = promptCacheKey(model, options);
+    if (key !== undefined) openai.promptCacheKey = key;
     return { openai };
   },
 };
 
 export const streamOpenAIResponses: StreamFn = (model, context, options) => streamWithAiSdk(spec, model, context, options);
+
+/** Exposed for request-building tests. */
+export const responsesAdapterSpec = spec;

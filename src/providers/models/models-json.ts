@@ -113,7 +113,7 @@ function parseOverride(o: Obj, path: string): ModelOverride {
     'must be an array of "text" | "image"',
   );
   const cost = optObject(o, "cost", path);
-  if (cost) for (const k of ["input", "output", "cacheRead", "cacheWrite"]) {
+  if (cost) for (const k of ["input", "output", "cacheRead", "cacheWrite", "cacheWrite1h"]) {
     check(cost[k] === undefined || (typeof cost[k] === "number" && (cost[k] as number) >= 0), `${path}.cost.${k}`, "must be a non-negative number");
   }
   const map = optObject(o, "thinkingLevelMap", path);

@@ -41,6 +41,8 @@ export const COST_FIELDS = { input: Num, output: Num, cacheRead: Num, cacheWrite
 export const CostSchema = Type.Object({ ...COST_FIELDS, total: Num });
 export const UsageSchema = Type.Object({
   ...COST_FIELDS,
+  /** The part of cacheWrite written with a 1-hour ttl (Anthropic prices it apart). */
+  cacheWrite1h: Opt(Num),
   totalTokens: Num,
   premiumRequests: Opt(Num),
   cost: CostSchema,

@@ -22,7 +22,10 @@ export type ModelApi =
   | "scripted"
   | (string & {});
 
-export const ModelCostSchema = Type.Object(COST_FIELDS, { description: "USD per million tokens" });
+export const ModelCostSchema = Type.Object(
+  { ...COST_FIELDS, cacheWrite1h: Opt(Type.Number({ description: "1-hour cache writes; default 2 × input (Anthropic's rule)" })) },
+  { description: "USD per million tokens" },
+);
 
 export const ModelSchema = Type.Object({
   id: Str,

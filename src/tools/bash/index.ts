@@ -8,11 +8,11 @@ import { jsonSchema } from "../schema.js";
 import type { Tool, ToolContext } from "../types.js";
 import { OutputCollector, type CollectedOutput } from "./output-collector.js";
 
-const BASH_DESCRIPTION = `Execute a shell command in the working directory. stdout and stderr are merged. Output is truncated to the last 2000 lines or 50KB, whichever comes first; when that happens the full output is saved to a file whose path is given in the result. Optionally provide timeout in seconds. Non-zero exit codes are reported as errors. Each call runs in a fresh shell: cd and variables do not persist between calls.`;
+const BASH_DESCRIPTION = `Run a shell command in the working directory; stdout and stderr are merged. Output keeps the last 2000 lines or 50KB; beyond that the full output is saved to a file named in the result. A non-zero exit code is an error. Each call is a fresh shell: cd and variables do not persist.`;
 
 const BashParams = Type.Object({
-  command: Type.String({ description: "The shell command to execute" }),
-  timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Timeout in seconds (default: none)" })),
+  command: Type.String({ description: "Shell command" }),
+  timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Timeout in seconds" })),
 });
 export type BashArgs = Static<typeof BashParams>;
 

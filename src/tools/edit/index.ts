@@ -7,15 +7,13 @@ import type { Tool } from "../types.js";
 import type { WriteGuard } from "../write/index.js";
 import { findUnique } from "./match.js";
 
-const EDIT_DESCRIPTION = `Edit a file by exact text replacement. oldText must match the file exactly, including whitespace and newlines, and must occur exactly once: include enough surrounding lines to make it unique. To make several changes to one file in one call, pass edits: [{oldText, newText}, ...]; each oldText is matched against the original file and the edits must not overlap. Read the file first. Use write to create new files.`;
+const EDIT_DESCRIPTION = `Replace exact text in a file. oldText must match the file exactly (whitespace and newlines too) and occur once: include enough surrounding lines to make it unique. Several changes to one file: edits: [{oldText, newText}, ...], each matched against the original file, none overlapping.`;
 
-const EditItem = Type.Object({
-  oldText: Type.String({ description: "Exact text to find (must be unique in the file)" }),
-  newText: Type.String({ description: "Replacement text" }),
-});
+// The fields mean what the top-level oldText / newText say: not described twice.
+const EditItem = Type.Object({ oldText: Type.String(), newText: Type.String() });
 const EditParams = Type.Object({
-  path: Type.String({ description: "Path to the file to edit (relative to the working directory or absolute)" }),
-  oldText: Type.Optional(Type.String({ description: "Exact text to find (must be unique in the file)" })),
+  path: Type.String({ description: "File path (relative or absolute)" }),
+  oldText: Type.Optional(Type.String({ description: "Exact text to replace" })),
   newText: Type.Optional(Type.String({ description: "Replacement text" })),
   edits: Type.Optional(Type.Array(EditItem, { minItems: 1, description: "Several replacements in one file" })),
 });

@@ -7,11 +7,11 @@ import { formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 
-const FIND_DESCRIPTION = `Find files by glob pattern. A pattern without "/" matches file names anywhere below the search path (e.g. "*.ts"); a pattern with "/" matches paths relative to it (e.g. "src/**/*.test.ts"). Respects .gitignore; hidden files are included. Returns paths relative to the search path, sorted, at most limit (default 1000) and 50KB.`;
+const FIND_DESCRIPTION = `Find files by glob. A pattern without "/" matches file names anywhere below path; one with "/" matches paths relative to it. Respects .gitignore (hidden files included). Returns sorted relative paths, at most limit and 50KB.`;
 
 const FindParams = Type.Object({
-  pattern: Type.String({ description: "Glob pattern, e.g. '*.ts', '**/*.json' or 'src/**/*.spec.ts'" }),
-  path: Type.Optional(Type.String({ description: "Directory to search in (default: working directory)" })),
+  pattern: Type.String({ description: "Glob, e.g. '*.ts' or 'src/**/*.spec.ts'" }),
+  path: Type.Optional(Type.String({ description: "Directory (default: working directory)" })),
   limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of results (default 1000)" })),
 });
 export type FindArgs = Static<typeof FindParams>;

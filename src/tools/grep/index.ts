@@ -10,15 +10,15 @@ import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 import { formatGrep, joinRoot } from "./format.js";
 
-const GREP_DESCRIPTION = `Search file contents for a regular expression (or a literal string with literal: true). Searches the working directory, or the given path (file or directory), respecting .gitignore; hidden files are included. Output lines are "path:line: text" for matches and "path-line- text" for context lines (context: lines before and after each match). Filter files with glob (e.g. "*.ts" or "src/**/*.ts"). Returns at most limit matches (default 100) and 50KB; long lines are cut to 500 characters.`;
+const GREP_DESCRIPTION = `Search file contents for a regular expression, respecting .gitignore (hidden files included). Output lines: "path:line: text" for matches, "path-line- text" for context lines. At most limit matches and 50KB; lines are cut at 500 characters.`;
 
 const GrepParams = Type.Object({
-  pattern: Type.String({ description: "Regular expression (or literal text with literal: true)" }),
-  path: Type.Optional(Type.String({ description: "File or directory to search (default: working directory)" })),
-  glob: Type.Optional(Type.String({ description: "Only search files matching this glob, e.g. '*.ts'" })),
+  pattern: Type.String({ description: "Regular expression" }),
+  path: Type.Optional(Type.String({ description: "File or directory (default: working directory)" })),
+  glob: Type.Optional(Type.String({ description: "Only files matching this glob, e.g. '*.ts' or 'src/**/*.ts'" })),
   ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search" })),
-  literal: Type.Optional(Type.Boolean({ description: "Treat pattern as literal text, not a regex" })),
-  context: Type.Optional(Type.Integer({ minimum: 0, description: "Lines of context before and after each match (default 0)" })),
+  literal: Type.Optional(Type.Boolean({ description: "pattern is literal text, not a regex" })),
+  context: Type.Optional(Type.Integer({ minimum: 0, description: "Context lines around each match (default 0)" })),
   limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of matches (default 100)" })),
 });
 export type GrepArgs = Static<typeof GrepParams>;

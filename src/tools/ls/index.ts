@@ -8,7 +8,7 @@ import { formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 
-const LS_DESCRIPTION = `List a directory's entries, sorted alphabetically (case-insensitive), with "/" after directory names. Dotfiles are included. Defaults to the working directory; at most limit entries (default 500).`;
+const LS_DESCRIPTION = `List a directory: entries sorted case-insensitively, "/" after directory names, dotfiles included.`;
 
 const LsParams = Type.Object({
   path: Type.Optional(Type.String({ description: "Directory to list (default: working directory)" })),

@@ -1,4 +1,4 @@
-// `read`: a text file with line numbers, paged by offset/limit, or an image (engine §3.3).
+// `read`: a text file (with line numbers when asked), paged by offset/limit, or an image (engine §3.3).
 import { Type, type Static } from "typebox";
 import type { AgentToolResult } from "../../shared/types.js";
 import type { FsOps } from "../ops/fs-ops.js";
@@ -9,25 +9,31 @@ import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 import { detectImageMime, MAX_IMAGE_BYTES } from "./image.js";
 
-const READ_DESCRIPTION = `Read a file from the filesystem. Text files come back with cat -n style line numbers (number, tab, text). Output is limited to 2000 lines or 50KB, whichever comes first; use offset (1-based line number) and limit to page through larger files. Images (png, jpg, gif, webp) are returned as image attachments when the model accepts images. Use ls to list a directory.`;
+/** Line numbers cost bytes on every later request (issue 17): off by default, like pi and xcsh. */
+function readDescription(lineNumbers: boolean): string {
+  const text = lineNumbers ? "Text comes back with line numbers (number, tab, text)" : "Text comes back as is";
+  return `Read a file. ${text}, at most 2000 lines or 50KB: page with offset and limit. Images (png, jpg, gif, webp) come back as attachments when the model accepts images.`;
+}
 
 const ReadParams = Type.Object({
-  path: Type.String({ description: "Path to the file to read (relative to the working directory or absolute)" }),
-  offset: Type.Optional(Type.Integer({ minimum: 1, description: "Line number to start reading from (1-based)" })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of lines to read" })),
+  path: Type.String({ description: "File path (relative or absolute)" }),
+  offset: Type.Optional(Type.Integer({ minimum: 1, description: "First line to read (1-based)" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of lines" })),
 });
 export type ReadArgs = Static<typeof ReadParams>;
 
 export interface ReadToolOptions {
   fs: FsOps;
   modelAcceptsImages: () => boolean;
+  /** Prefix each text line with its number and a tab (setting `readLineNumbers`); default off. */
+  lineNumbers?: boolean;
 }
 
 export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
   return {
     name: "read",
     label: "Read",
-    description: READ_DESCRIPTION,
+    description: readDescription(opts.lineNumbers ?? false),
     parameters: jsonSchema(ReadParams),
     concurrency: "shared",
     nonAbortable: true,
@@ -37,7 +43,7 @@ export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
       const buf = await readOrExplain(opts.fs, abs, args.path);
       const mime = detectImageMime(buf);
       if (mime) return readImage(buf, mime, opts.modelAcceptsImages());
-      return readText(buf.toString("utf8"), args, args.path);
+      return readText(buf.toString("utf8"), args, args.path, opts.lineNumbers ?? false);
     },
   };
 }
@@ -76,11 +82,11 @@ function readImage(buf: Buffer, mime: string, acceptsImages: boolean): AgentTool
   };
 }
 
-function numbered(lines: string[], first: number): string {
-  return lines.map((l, i) => `${String(first + i).padStart(6)}\t${l}`).join("\n");
+function numbered(lines: string[], first: number, on: boolean): string {
+  return on ? lines.map((l, i) => `${first + i}\t${l}`).join("\n") : lines.join("\n");
 }
 
-function readText(text: string, args: ReadArgs, shownPath: string): AgentToolResult {
+function readText(text: string, args: ReadArgs, shownPath: string, lineNumbers: boolean): AgentToolResult {
   const lines = text.split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   const total = text === "" ? 0 : lines.length;
@@ -88,7 +94,7 @@ function readText(text: string, args: ReadArgs, shownPath: string): AgentToolRes
   if (total === 0 && start === 0) return { content: [{ type: "text", text: "(empty file)" }], details: { kind: "text" } };
   if (start >= total) throw new Error(`Offset ${args.offset} is beyond end of file (${total} lines total)`);
   const end = args.limit !== undefined ? Math.min(start + args.limit, total) : total;
-  const body = numbered(lines.slice(start, end), start + 1);
+  const body = numbered(lines.slice(start, end), start + 1, lineNumbers);
   const t = truncateHead(body);
   if (t.firstLineExceedsLimit) {
     const n = start + 1;

@@ -7,9 +7,9 @@ import { createReadTool } from "./index.js";
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16, 1)]);
 let tmp: ReturnType<typeof makeTempDir>;
 let images = true;
-const tool = createReadTool({ fs: createNodeFsOps(), modelAcceptsImages: () => images });
+const tool = createReadTool({ fs: createNodeFsOps(), modelAcceptsImages: () => images, lineNumbers: true });
 const read = async (args: Record<string, unknown>) => runTool(tool, args, makeCtx(tmp.dir));
-const numbered = (n: number, text: string) => `${String(n).padStart(6)}\t${text}`;
+const numbered = (n: number, text: string) => `${n}\t${text}`;
 
 beforeEach(() => {
   tmp = makeTempDir();
@@ -27,7 +27,14 @@ beforeEach(() => {
 afterEach(() => tmp.cleanup());
 
 describe("read", () => {
-  it("returns numbered lines", async () => {
+  it("returns the text as is by default, and says so in its description", async () => {
+    const plain = createReadTool({ fs: createNodeFsOps(), modelAcceptsImages: () => true });
+    const out = await runTool(plain, { path: "a.txt", offset: 2 }, makeCtx(tmp.dir));
+    expect(textOf(out.result)).toBe("two\nthree");
+    expect(plain.description).toContain("Text comes back as is");
+    expect(tool.description).toContain("line numbers (number, tab, text)");
+  });
+  it("returns numbered lines with lineNumbers (setting readLineNumbers)", async () => {
     const out = await read({ path: "a.txt" });
     expect(out.isError).toBe(false);
     expect(textOf(out.result)).toBe([numbered(1, "one"), numbered(2, "two"), numbered(3, "three")].join("\n"));

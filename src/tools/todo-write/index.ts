@@ -9,13 +9,7 @@ import { TodoWriteParams, type TodoWriteArgs } from "./params.js";
 
 export type { TodoWriteArgs } from "./params.js";
 
-const TODO_WRITE_DESCRIPTION = `Maintain a structured todo list for multi-step work: phases containing tasks. Send a list of ops, applied in order:
-- {op:"replace", phases:[{name, tasks:[{content, status?, details?, notes?}]}]} replaces the whole list (ids restart at phase-1 / task-1)
-- {op:"add_phase", name, tasks?:[...]} appends a phase
-- {op:"add_task", phase:"phase-N", content, details?, notes?} appends a pending task to a phase
-- {op:"update", id:"task-N", status?, content?, details?, notes?} changes a task
-- {op:"remove_task", id:"task-N"} deletes a task
-Statuses: pending, in_progress, completed, abandoned. Keep exactly one task in_progress; mark tasks completed as soon as they are done. Keep content short and put specifics in details.`;
+const TODO_WRITE_DESCRIPTION = `Keep a todo list of phases and tasks for multi-step work. ops apply in order: replace (the whole list; ids restart at phase-1/task-1), add_phase, add_task (a pending task), update, remove_task. Keep exactly one task in_progress and mark each completed as soon as it is done; keep content short, specifics in details.`;
 
 /** Where the session keeps its todo list. */
 export interface TodoStore {

@@ -3,18 +3,18 @@ import { Type, type Static } from "typebox";
 import { TodoStatusSchema } from "../../shared/schema/index.js";
 
 const TaskInputSchema = Type.Object({
-  content: Type.String({ description: "Short task label" }),
+  content: Type.String(),
   status: Type.Optional(TodoStatusSchema),
-  details: Type.Optional(Type.String({ description: "Implementation specifics" })),
+  details: Type.Optional(Type.String()),
   notes: Type.Optional(Type.String()),
 });
 const TodoOpSchema = Type.Object({
   op: Type.Enum(["replace", "add_phase", "add_task", "update", "remove_task"]),
-  phases: Type.Optional(Type.Array(Type.Object({ name: Type.String(), tasks: Type.Optional(Type.Array(TaskInputSchema)) }), { description: "replace: the new list" })),
-  name: Type.Optional(Type.String({ description: "add_phase: phase name" })),
-  tasks: Type.Optional(Type.Array(TaskInputSchema, { description: "add_phase: its tasks" })),
-  phase: Type.Optional(Type.String({ description: "add_task: phase id, e.g. phase-2" })),
-  id: Type.Optional(Type.String({ description: "update/remove_task: task id, e.g. task-3" })),
+  phases: Type.Optional(Type.Array(Type.Object({ name: Type.String(), tasks: Type.Optional(Type.Array(TaskInputSchema)) }))),
+  name: Type.Optional(Type.String()),
+  tasks: Type.Optional(Type.Array(TaskInputSchema)),
+  phase: Type.Optional(Type.String({ description: "Phase id, e.g. phase-2" })),
+  id: Type.Optional(Type.String({ description: "Task id, e.g. task-3" })),
   content: Type.Optional(Type.String()),
   status: Type.Optional(TodoStatusSchema),
   details: Type.Optional(Type.String()),

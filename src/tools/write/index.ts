@@ -6,11 +6,11 @@ import { resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 
-const WRITE_DESCRIPTION = `Write content to a file. Creates the file if it does not exist and overwrites it entirely if it does; parent directories are created as needed. Prefer edit for changing part of an existing file.`;
+const WRITE_DESCRIPTION = `Write a whole file: creates it (and its parent directories) or overwrites it. Prefer edit for changing part of a file.`;
 
 const WriteParams = Type.Object({
-  path: Type.String({ description: "Path to the file to write (relative to the working directory or absolute)" }),
-  content: Type.String({ description: "The complete new content of the file" }),
+  path: Type.String({ description: "File path (relative or absolute)" }),
+  content: Type.String({ description: "The complete new content" }),
 });
 export type WriteArgs = Static<typeof WriteParams>;
 
