@@ -68,6 +68,9 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   const scoped = (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m);
   // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
   const childEnv = await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env });
+  // engine §3.4.1: PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode.
+  const variant = e.env.PI_EDIT_VARIANT;
+  const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome,
@@ -79,7 +82,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     sessionDir,
     createTools: (todos) => {
       const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
-      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv });
+      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, editMode });
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),

@@ -27,6 +27,16 @@ export interface Settings {
   shellPath?: string;
   shellCommandPrefix?: string;
   extensions: string[];
+  /** The reference's tool switches (engine §3.2, issue 24). */
+  edit: { mode: "replace" | "hashline" };
+  astGrep: { enabled: boolean };
+  astEdit: { enabled: boolean };
+  notebook: { enabled: boolean };
+  calc: { enabled: boolean };
+  renderMermaid: { enabled: boolean };
+  inspect_image: { enabled: boolean };
+  python: { toolMode: "both" | "bash-only" | "ipy-only"; interpreter?: string };
+  images: { visionModel?: string };
 }
 
 export function defaultSettings(): Settings {
@@ -54,6 +64,15 @@ export function defaultSettings(): Settings {
     bash: { environment: {} },
     tools: { env: { exclude: [], passthrough: [] } },
     extensions: [],
+    edit: { mode: "replace" },
+    astGrep: { enabled: true },
+    astEdit: { enabled: true },
+    notebook: { enabled: true },
+    calc: { enabled: true },
+    renderMermaid: { enabled: true },
+    inspect_image: { enabled: true },
+    python: { toolMode: "both" },
+    images: {},
   };
 }
 
@@ -123,7 +142,15 @@ const SPEC: Spec = {
     maxAgentDelayMs: piOnly,
     provider: piOnly,
   },
-  images: { autoResize: piOnly, blockImages: piOnly },
+  images: { autoResize: piOnly, blockImages: piOnly, visionModel: str },
+  edit: { mode: oneOf("replace", "hashline") },
+  astGrep: { enabled: bool },
+  astEdit: { enabled: bool },
+  notebook: { enabled: bool },
+  calc: { enabled: bool },
+  renderMermaid: { enabled: bool },
+  inspect_image: { enabled: bool },
+  python: { toolMode: oneOf("both", "bash-only", "ipy-only"), interpreter: str },
   todo: { enabled: bool, reminders: bool, remindersMax: count, eager: bool, verbose: bool },
   tasks: { todoClearDelay: num },
   ttsr: {

@@ -62,6 +62,8 @@ export const RpcSessionStateSchema = Type.Object({
   todoPhases: Type.Array(TodoPhaseSchema),
   systemPrompt: Opt(Str),
   dumpTools: Opt(Type.Array(Type.Object({ name: Str, description: Str, parameters: Type.Unknown() }))),
+  /** pith: built-in tools not offered because a dependency is missing, and why (issue 24). */
+  unavailableTools: Opt(Type.Array(Type.Object({ name: Str, reason: Str }))),
 });
 export type RpcSessionState = Static<typeof RpcSessionStateSchema>;
 

@@ -205,6 +205,7 @@ export class AgentSession {
       queuedMessageCount: this.queues.count,
       systemPrompt: this.tools.systemPrompt(),
       tools: this.tools.active(),
+      unavailableTools: this.tools.unavailable(),
     });
   }
 
@@ -293,6 +294,7 @@ export class AgentSession {
     this.bash.abort();
     await this.abort();
     this.conversation.todos.dispose();
+    await this.tools.dispose();
     this.conversation.log.close();
   }
 

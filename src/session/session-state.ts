@@ -26,6 +26,8 @@ export interface SessionStateSource {
   queuedMessageCount: number;
   systemPrompt: string;
   tools: Tool[];
+  /** Built-in tools not offered for a missing dependency, and why. */
+  unavailableTools?: Array<{ name: string; reason: string }>;
 }
 
 export function buildSessionState(s: SessionStateSource): SessionState {
@@ -49,5 +51,6 @@ export function buildSessionState(s: SessionStateSource): SessionState {
     todoPhases: c.todos.get(),
     systemPrompt: s.systemPrompt,
     dumpTools: s.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+    ...(s.unavailableTools?.length ? { unavailableTools: s.unavailableTools } : {}),
   };
 }

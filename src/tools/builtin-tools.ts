@@ -4,6 +4,7 @@ import { createBashTool } from "./bash/index.js";
 import { createEditTool } from "./edit/index.js";
 import { createFindTool } from "./find/index.js";
 import { createGrepTool } from "./grep/index.js";
+import { createHashlineEditTool } from "./hashline/index.js";
 import { createLsTool } from "./ls/index.js";
 import { createNodeExecOps, type ExecOps } from "./ops/exec-ops.js";
 import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
@@ -33,16 +34,19 @@ export interface BuiltinToolsOptions {
   guardWrite?: WriteGuard;
   /** Environment of every child process (bash commands, rg): see `childEnvironment`. Default: pith's own. */
   env?: Record<string, string>;
+  /** `edit.mode`: exact-text replacement (default) or line-hash anchored edits (engine §3.4.2). */
+  editMode?: "replace" | "hashline";
 }
 
 /** Every built-in tool, in BUILTIN_TOOL_NAMES order. `cwd` is the default the session passes in ctx. */
 export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
   const fs = opts.fs ?? createNodeFsOps();
   const rgPath = opts.rgPath ?? null;
+  const hashline = opts.editMode === "hashline";
   return [
-    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true) }),
+    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true), hashLines: hashline }),
     createBashTool({ exec: opts.exec ?? createNodeExecOps({ env: opts.env }), tempDir: opts.tempDir ?? tmpdir() }),
-    createEditTool({ fs, guardWrite: opts.guardWrite }),
+    hashline ? createHashlineEditTool({ fs, guardWrite: opts.guardWrite }) : createEditTool({ fs, guardWrite: opts.guardWrite }),
     createWriteTool({ fs, guardWrite: opts.guardWrite }),
     createGrepTool({ fs, rgPath, env: opts.env }),
     createFindTool({ fs, rgPath, env: opts.env }),

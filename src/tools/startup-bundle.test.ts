@@ -19,6 +19,9 @@ const LAZY = [
   "node_modules/diff/",
   "node_modules/picomatch/",
   "node_modules/ignore/",
+  // issue 24: the reference's tools load their libraries on first use
+  "src/tools/hashline/preview.ts",
+  "node_modules/xxhash-wasm/",
 ];
 
 /** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */

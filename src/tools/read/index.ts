@@ -7,6 +7,7 @@ import { resolveToolPath } from "../paths.js";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
+import { formatHashLines, loadLineHasher, type LineHasher } from "../hashline/line-hash.js";
 import { detectImageMime, MAX_IMAGE_BYTES } from "./image.js";
 
 const READ_DESCRIPTION = `Read a file from the filesystem. Text files come back with cat -n style line numbers (number, tab, text). Output is limited to 2000 lines or 50KB, whichever comes first; use offset (1-based line number) and limit to page through larger files. Images (png, jpg, gif, webp) are returned as image attachments when the model accepts images. Use ls to list a directory.`;
@@ -21,13 +22,20 @@ export type ReadArgs = Static<typeof ReadParams>;
 export interface ReadToolOptions {
   fs: FsOps;
   modelAcceptsImages: () => boolean;
+  /** Hashline edit mode (engine §3.4.2): lines come back as `N#HH:<text>` instead of numbered. */
+  hashLines?: boolean;
 }
+
+const HASHLINE_DESCRIPTION = READ_DESCRIPTION.replace(
+  "Text files come back with cat -n style line numbers (number, tab, text).",
+  "Text files come back as LINE#ID:text lines (e.g. 12#QV:const x = 1;); the LINE#ID parts are the anchors edit takes.",
+);
 
 export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
   return {
     name: "read",
     label: "Read",
-    description: READ_DESCRIPTION,
+    description: opts.hashLines ? HASHLINE_DESCRIPTION : READ_DESCRIPTION,
     parameters: jsonSchema(ReadParams),
     concurrency: "shared",
     nonAbortable: true,
@@ -37,7 +45,8 @@ export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
       const buf = await readOrExplain(opts.fs, abs, args.path);
       const mime = detectImageMime(buf);
       if (mime) return readImage(buf, mime, opts.modelAcceptsImages());
-      return readText(buf.toString("utf8"), args, args.path);
+      const format = opts.hashLines ? hashFormat(await loadLineHasher()) : numbered;
+      return readText(buf.toString("utf8"), args, args.path, format);
     },
   };
 }
@@ -80,7 +89,13 @@ function numbered(lines: string[], first: number): string {
   return lines.map((l, i) => `${String(first + i).padStart(6)}\t${l}`).join("\n");
 }
 
-function readText(text: string, args: ReadArgs, shownPath: string): AgentToolResult {
+type LineFormat = (lines: string[], first: number) => string;
+
+function hashFormat(hash: LineHasher): LineFormat {
+  return (lines, first) => formatHashLines(hash, lines, first);
+}
+
+function readText(text: string, args: ReadArgs, shownPath: string, format: LineFormat): AgentToolResult {
   const lines = text.split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   const total = text === "" ? 0 : lines.length;
@@ -88,12 +103,15 @@ function readText(text: string, args: ReadArgs, shownPath: string): AgentToolRes
   if (total === 0 && start === 0) return { content: [{ type: "text", text: "(empty file)" }], details: { kind: "text" } };
   if (start >= total) throw new Error(`Offset ${args.offset} is beyond end of file (${total} lines total)`);
   const end = args.limit !== undefined ? Math.min(start + args.limit, total) : total;
-  const body = numbered(lines.slice(start, end), start + 1);
+  const body = format(lines.slice(start, end), start + 1);
   const t = truncateHead(body);
   if (t.firstLineExceedsLimit) {
     const n = start + 1;
     const size = formatSize(Buffer.byteLength(lines[start], "utf8"));
-    const msg = `[Line ${n} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${n}p' ${shownPath} | head -c ${DEFAULT_MAX_BYTES}]`;
+    const msg =
+      format === numbered
+        ? `[Line ${n} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${n}p' ${shownPath} | head -c ${DEFAULT_MAX_BYTES}]`
+        : `[Line ${n} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Hashline output requires full lines; cannot compute hashes for a truncated preview.]`;
     return { content: [{ type: "text", text: msg }], details: { kind: "text", truncation: t } };
   }
   const meta: OutputMeta = {};
