@@ -19,9 +19,10 @@ import {
 } from "../session/index.js";
 import { PithError } from "../shared/errors.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
-import { childEnvironment, createBuiltinTools, findOnPath, selectTools } from "../tools/index.js";
+import { childEnvironment, createBuiltinTools, createReferenceTools, findOnPath, selectTools } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
 import { toSessionSettings, type Settings } from "./settings.js";
+import { referenceToolsOptions } from "./tool-settings.js";
 
 export interface Environment {
   env: Record<string, string | undefined>;
@@ -82,7 +83,10 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     sessionDir,
     createTools: (todos) => {
       const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
-      const all = createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, editMode });
+      const all = [
+        ...createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, editMode }),
+        ...createReferenceTools(referenceToolsOptions(settings)),
+      ];
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),

@@ -23,10 +23,11 @@ function firstSentence(text: string): string {
   return m ? m[1] : line;
 }
 
-function guidelines(names: Set<string>): string[] {
+function guidelines(names: Set<string>, hashline: boolean): string[] {
   const g: string[] = [];
   if (names.has("read") && (names.has("edit") || names.has("write"))) g.push("Read a file before editing it; never guess its contents.");
-  if (names.has("edit")) g.push("Use edit for changes to existing files: oldText must match exactly and be unique.");
+  if (names.has("edit") && hashline) g.push("Use edit for changes to existing files, anchored on the LINE#ID references read shows.");
+  else if (names.has("edit")) g.push("Use edit for changes to existing files: oldText must match exactly and be unique.");
   if (names.has("write")) g.push("Use write only for new files or complete rewrites.");
   if (names.has("grep") || names.has("find") || names.has("ls")) {
     g.push("Use grep, find and ls to explore the project; they respect .gitignore.");
@@ -43,7 +44,8 @@ function baseText(tools: Tool[]): string {
   if (visible.length) {
     parts.push(`Available tools:\n${visible.map((t) => `- ${t.name}: ${firstSentence(t.description)}`).join("\n")}`);
   } else parts.push("No tools are available in this session: answer from the conversation alone.");
-  parts.push(`Guidelines:\n${guidelines(new Set(visible.map((t) => t.name))).map((l) => `- ${l}`).join("\n")}`);
+  const hashline = visible.some((t) => t.name === "edit" && t.description.includes("LINE#ID"));
+  parts.push(`Guidelines:\n${guidelines(new Set(visible.map((t) => t.name)), hashline).map((l) => `- ${l}`).join("\n")}`);
   return parts.join("\n\n");
 }
 

@@ -75,6 +75,10 @@ export function selectTools(all: Tool[], sel: { allow?: string[]; none?: boolean
     return all.filter((t) => !t.hidden && (!builtin.has(t.name) || (DEFAULT_RPC_TOOLS as readonly string[]).includes(t.name)));
   }
   const names = [...new Set(sel.allow.map((n) => n.trim()).filter(Boolean))];
+  // engine §3.2: asking for grep / edit brings ast_grep / ast_edit along when they are enabled
+  for (const [base, extra] of [["grep", "ast_grep"], ["edit", "ast_edit"]]) {
+    if (names.includes(base) && !names.includes(extra) && byName.has(extra)) names.push(extra);
+  }
   const unknown = names.filter((n) => !byName.has(n));
   if (unknown.length) throw new UnknownToolError(unknown, [...byName.keys()].sort());
   return names.map((n) => byName.get(n)!);

@@ -22,6 +22,9 @@ const LAZY = [
   // issue 24: the reference's tools load their libraries on first use
   "src/tools/hashline/preview.ts",
   "node_modules/xxhash-wasm/",
+  "src/tools/calc/evaluate.ts",
+  "node_modules/mathjs/",
+  "node_modules/beautiful-mermaid/",
 ];
 
 /** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */

@@ -1,0 +1,34 @@
+// The reference's (xcsh) tools beyond pith's core set (engine §3.2, §3.10; issue 24), each
+// switched by the reference's setting name. Every tool loads its library on its first call.
+import { createCalcTool } from "./calc/index.js";
+import type { FsOps } from "./ops/fs-ops.js";
+import { createRenderMermaidTool } from "./render-mermaid/index.js";
+import type { Tool } from "./types.js";
+import type { WriteGuard } from "./write/index.js";
+
+export const REFERENCE_TOOL_NAMES = ["python", "ast_grep", "ast_edit", "notebook", "calc", "render_mermaid", "inspect_image", "display_image"] as const;
+
+/** The reference's switches (settings `astGrep.enabled`, …); absent means on, as in the reference. */
+export interface ReferenceToolSwitches {
+  astGrep?: boolean;
+  astEdit?: boolean;
+  notebook?: boolean;
+  calc?: boolean;
+  renderMermaid?: boolean;
+  inspectImage?: boolean;
+}
+
+export interface ReferenceToolsOptions {
+  fs?: FsOps;
+  guardWrite?: WriteGuard;
+  switches?: ReferenceToolSwitches;
+}
+
+/** The enabled reference tools, in REFERENCE_TOOL_NAMES order. */
+export function createReferenceTools(opts: ReferenceToolsOptions = {}): Tool[] {
+  const on = { astGrep: true, astEdit: true, notebook: true, calc: true, renderMermaid: true, inspectImage: true, ...opts.switches };
+  const tools: Tool[] = [];
+  if (on.calc) tools.push(createCalcTool());
+  if (on.renderMermaid) tools.push(createRenderMermaidTool());
+  return tools;
+}
