@@ -85,7 +85,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
       const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
       const all = [
         ...createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, editMode }),
-        ...createReferenceTools(referenceToolsOptions(settings)),
+        ...createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv }),
       ];
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },

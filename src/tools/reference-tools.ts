@@ -1,7 +1,8 @@
 // The reference's (xcsh) tools beyond pith's core set (engine §3.2, §3.10; issue 24), each
 // switched by the reference's setting name. Every tool loads its library on its first call.
+import { createAstEditTool, createAstGrepTool } from "./ast-grep/index.js";
 import { createCalcTool } from "./calc/index.js";
-import type { FsOps } from "./ops/fs-ops.js";
+import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
 import { createRenderMermaidTool } from "./render-mermaid/index.js";
 import type { Tool } from "./types.js";
 import type { WriteGuard } from "./write/index.js";
@@ -22,12 +23,20 @@ export interface ReferenceToolsOptions {
   fs?: FsOps;
   guardWrite?: WriteGuard;
   switches?: ReferenceToolSwitches;
+  /** ripgrep for the file walk of ast_grep / ast_edit (null: the built-in walker). */
+  rgPath?: string | null;
+  /** Environment of child processes (rg). */
+  env?: Record<string, string>;
 }
 
 /** The enabled reference tools, in REFERENCE_TOOL_NAMES order. */
 export function createReferenceTools(opts: ReferenceToolsOptions = {}): Tool[] {
   const on = { astGrep: true, astEdit: true, notebook: true, calc: true, renderMermaid: true, inspectImage: true, ...opts.switches };
+  const fs = opts.fs ?? createNodeFsOps();
+  const ast = { fs, rgPath: opts.rgPath ?? null, env: opts.env, guardWrite: opts.guardWrite };
   const tools: Tool[] = [];
+  if (on.astGrep) tools.push(createAstGrepTool(ast));
+  if (on.astEdit) tools.push(createAstEditTool(ast));
   if (on.calc) tools.push(createCalcTool());
   if (on.renderMermaid) tools.push(createRenderMermaidTool());
   return tools;

@@ -25,6 +25,7 @@ const LAZY = [
   "src/tools/calc/evaluate.ts",
   "node_modules/mathjs/",
   "node_modules/beautiful-mermaid/",
+  "src/tools/ast-grep/engine.ts",
 ];
 
 /** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */

@@ -27,6 +27,8 @@ export async function startupBundle(outdir: string, entryPoint = "src/cli/main.t
     minifySyntax: true,
     logLevel: "silent",
     define: { __PITH_VERSION__: '"0.0.0-startup"' },
+    // as scripts/build.mjs: native addons load from node_modules at run time
+    external: ["@ast-grep/napi", "@ast-grep/lang-bash"],
   });
   const meta = result.metafile;
   const entry = Object.keys(meta.outputs).find((o) => o.endsWith("/cli.js")) as string;
