@@ -2,6 +2,7 @@
 // switched by the reference's setting name. Every tool loads its library on its first call.
 import { createAstEditTool, createAstGrepTool } from "./ast-grep/index.js";
 import { createCalcTool } from "./calc/index.js";
+import { createNotebookTool } from "./notebook/index.js";
 import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
 import { createRenderMermaidTool } from "./render-mermaid/index.js";
 import type { Tool } from "./types.js";
@@ -37,6 +38,7 @@ export function createReferenceTools(opts: ReferenceToolsOptions = {}): Tool[] {
   const tools: Tool[] = [];
   if (on.astGrep) tools.push(createAstGrepTool(ast));
   if (on.astEdit) tools.push(createAstEditTool(ast));
+  if (on.notebook) tools.push(createNotebookTool({ fs, guardWrite: opts.guardWrite }));
   if (on.calc) tools.push(createCalcTool());
   if (on.renderMermaid) tools.push(createRenderMermaidTool());
   return tools;
