@@ -22,7 +22,7 @@ import type { Model, ThinkingLevel } from "../shared/types.js";
 import { childEnvironment, createBuiltinTools, createReferenceTools, findOnPath, selectTools } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
 import { toSessionSettings, type Settings } from "./settings.js";
-import { referenceToolsOptions } from "./tool-settings.js";
+import { applyPythonMode, referenceToolsOptions } from "./tool-settings.js";
 
 export interface Environment {
   env: Record<string, string | undefined>;
@@ -83,10 +83,13 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     sessionDir,
     createTools: (todos) => {
       const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
-      const all = [
-        ...createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, editMode }),
-        ...createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv }),
-      ];
+      const all = applyPythonMode(
+        [
+          ...createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, editMode }),
+          ...createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv }),
+        ],
+        settings,
+      );
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),

@@ -4,6 +4,7 @@ import { createAstEditTool, createAstGrepTool } from "./ast-grep/index.js";
 import { createCalcTool } from "./calc/index.js";
 import { createNotebookTool } from "./notebook/index.js";
 import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
+import { createPythonTool } from "./python/index.js";
 import { createRenderMermaidTool } from "./render-mermaid/index.js";
 import type { Tool } from "./types.js";
 import type { WriteGuard } from "./write/index.js";
@@ -26,8 +27,10 @@ export interface ReferenceToolsOptions {
   switches?: ReferenceToolSwitches;
   /** ripgrep for the file walk of ast_grep / ast_edit (null: the built-in walker). */
   rgPath?: string | null;
-  /** Environment of child processes (rg). */
+  /** Environment of child processes (rg, the Python kernel). */
   env?: Record<string, string>;
+  /** Settings python.toolMode ("bash-only": no python tool) and python.interpreter. */
+  python?: { toolMode?: "both" | "bash-only" | "ipy-only"; interpreter?: string };
 }
 
 /** The enabled reference tools, in REFERENCE_TOOL_NAMES order. */
@@ -36,6 +39,7 @@ export function createReferenceTools(opts: ReferenceToolsOptions = {}): Tool[] {
   const fs = opts.fs ?? createNodeFsOps();
   const ast = { fs, rgPath: opts.rgPath ?? null, env: opts.env, guardWrite: opts.guardWrite };
   const tools: Tool[] = [];
+  if (opts.python?.toolMode !== "bash-only") tools.push(createPythonTool({ interpreter: opts.python?.interpreter, env: opts.env }));
   if (on.astGrep) tools.push(createAstGrepTool(ast));
   if (on.astEdit) tools.push(createAstEditTool(ast));
   if (on.notebook) tools.push(createNotebookTool({ fs, guardWrite: opts.guardWrite }));

@@ -26,6 +26,9 @@ const LAZY = [
   "node_modules/mathjs/",
   "node_modules/beautiful-mermaid/",
   "src/tools/ast-grep/engine.ts",
+  "src/tools/python/kernel.ts",
+  "src/tools/python/bridge.ts",
+  "src/tools/python/probe.ts",
 ];
 
 /** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */
