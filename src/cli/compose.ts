@@ -23,6 +23,7 @@ import { childEnvironment, createBuiltinTools, createReferenceTools, findOnPath,
 import type { ParsedArgs } from "./args.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 import { applyPythonMode, referenceToolsOptions } from "./tool-settings.js";
+import { createVisionPort } from "./vision.js";
 
 export interface Environment {
   env: Record<string, string | undefined>;
@@ -72,6 +73,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   // engine §3.4.1: PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode.
   const variant = e.env.PI_EDIT_VARIANT;
   const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
+  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome,
@@ -86,7 +88,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
       const all = applyPythonMode(
         [
           ...createBuiltinTools({ cwd, tempDir, rgPath, todos, modelAcceptsImages, env: childEnv, editMode }),
-          ...createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv }),
+          ...createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision }),
         ],
         settings,
       );

@@ -1,5 +1,6 @@
 // Public surface of the tools layer.
 export * from "./builtin-tools.js";
+export type { VisionPort } from "./images/index.js";
 export { createReferenceTools, REFERENCE_TOOL_NAMES, type ReferenceToolSwitches, type ReferenceToolsOptions } from "./reference-tools.js";
 export { runTool } from "./run-tool.js";
 export type { Tool, ToolContext } from "./types.js";

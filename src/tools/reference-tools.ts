@@ -2,6 +2,7 @@
 // switched by the reference's setting name. Every tool loads its library on its first call.
 import { createAstEditTool, createAstGrepTool } from "./ast-grep/index.js";
 import { createCalcTool } from "./calc/index.js";
+import { createDisplayImageTool, createInspectImageTool, type VisionPort } from "./images/index.js";
 import { createNotebookTool } from "./notebook/index.js";
 import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
 import { createPythonTool } from "./python/index.js";
@@ -31,6 +32,8 @@ export interface ReferenceToolsOptions {
   env?: Record<string, string>;
   /** Settings python.toolMode ("bash-only": no python tool) and python.interpreter. */
   python?: { toolMode?: "both" | "bash-only" | "ipy-only"; interpreter?: string };
+  /** inspect_image's model call; without it inspect_image is not created. */
+  vision?: VisionPort;
 }
 
 /** The enabled reference tools, in REFERENCE_TOOL_NAMES order. */
@@ -45,5 +48,7 @@ export function createReferenceTools(opts: ReferenceToolsOptions = {}): Tool[] {
   if (on.notebook) tools.push(createNotebookTool({ fs, guardWrite: opts.guardWrite }));
   if (on.calc) tools.push(createCalcTool());
   if (on.renderMermaid) tools.push(createRenderMermaidTool());
+  if (on.inspectImage && opts.vision) tools.push(createInspectImageTool({ fs, vision: opts.vision }));
+  tools.push(createDisplayImageTool({ fs }));
   return tools;
 }
