@@ -85,7 +85,7 @@ describe("the reference's tools end to end", () => {
     expect(toolNames(reqs[0])).toEqual(expect.arrayContaining(["read", "edit", "python", "ast_grep", "ast_edit", "notebook", "calc", "render_mermaid", "inspect_image", "display_image"].filter((n) => hasKernel || n !== "python")));
     expect(seenResult("t_read", before)).toContain(`1#${hash(1, "export function add(a: number, b: number) {")}:export function add`);
     expect(seenResult("t_edit", before)).toMatch(/^Updated math\.ts\nChanges: \+1 -1\n\nDiff preview:/);
-    expect(seenResult("t_stale", before)).toMatch(/^1 line has changed since last read\.[\s\S]*>>> 2#..:  return a \+ b;/);
+    expect(seenResult("t_stale", before)).toMatch(/^1 line has changed since last read\.[\s\S]*>>> 2#..: {2}return a \+ b;/);
     expect(seenResult("t_calc", before)).toBe("n = 24");
     expect(seenResult("t_mermaid", before)).toContain("│ A ├────►│ B │");
     expect(seenResult("t_grep", before)).toBe("# math.ts\n4:console.log(add(1, 2))\n  meta: ARGS=add(1, 2)");
