@@ -47,7 +47,7 @@ export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
     createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true), hashLines: hashline }),
     createBashTool({ exec: opts.exec ?? createNodeExecOps({ env: opts.env }), tempDir: opts.tempDir ?? tmpdir() }),
     hashline ? createHashlineEditTool({ fs, guardWrite: opts.guardWrite }) : createEditTool({ fs, guardWrite: opts.guardWrite }),
-    createWriteTool({ fs, guardWrite: opts.guardWrite }),
+    createWriteTool({ fs, guardWrite: opts.guardWrite, stripHashPrefixes: hashline }),
     createGrepTool({ fs, rgPath, env: opts.env }),
     createFindTool({ fs, rgPath, env: opts.env }),
     createLsTool({ fs }),

@@ -71,6 +71,14 @@ export function stripNewLinePrefixes(lines: string[]): string[] {
   return lines;
 }
 
+/** `text` without `N#HH:` prefixes when every non-empty line has one (write in hashline mode). */
+export function stripDisplayPrefixes(text: string): string {
+  const lines = text.split("\n");
+  const nonEmpty = lines.filter((l) => l.replace(/\r$/, "").length > 0);
+  if (nonEmpty.length === 0 || !nonEmpty.every((l) => HASH_PREFIX.test(l))) return text;
+  return lines.map((l) => l.replace(HASH_PREFIX, "")).join("\n");
+}
+
 /** `content` as lines: a string is split on `\n` (one trailing newline dropped, `\r` removed). */
 export function contentLines(content: string[] | string | null | undefined): string[] {
   if (content == null) return [];

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createNodeFsOps } from "../ops/fs-ops.js";
 import { createReadTool } from "../read/index.js";
+import { createWriteTool } from "../write/index.js";
 import { runTool } from "../run-tool.js";
 import { makeCtx, makeTempDir, textOf, writeTree } from "../test-support.js";
 import { parseTag, toOp, type HashlineOp } from "./anchors.js";
@@ -159,6 +160,17 @@ describe("edit in hashline mode", () => {
     expect(file("b.ts")).toBe([A[0], "z", ...A.slice(1), ""].join("\n"));
     expect(existsSync(join(tmp.dir, "a.ts"))).toBe(false);
     expect(ctx.updates).toHaveLength(1);
+  });
+});
+
+describe("write in hashline mode", () => {
+  it("drops copied N#HH: prefixes when every line has one, and says so", async () => {
+    const write = createWriteTool({ fs, stripHashPrefixes: true });
+    const out = await runTool(write, { path: "w.ts", content: "1#ZZ:a\n\n3#PP:  b\n" }, makeCtx(tmp.dir));
+    expect(textOf(out.result)).toBe("Successfully wrote 7 bytes to w.ts\nNote: auto-stripped hashline display prefixes from content before writing.");
+    expect(file("w.ts")).toBe("a\n\n  b\n");
+    await runTool(write, { path: "v.ts", content: "1#ZZ:a\nplain\n" }, makeCtx(tmp.dir));
+    expect(file("v.ts")).toBe("1#ZZ:a\nplain\n");
   });
 });
 
