@@ -77,6 +77,21 @@ def execute(req):
                   "traceback": [ANSI.sub("", t) for t in content.get("traceback", [])]})
         elif kind == "status" and content.get("execution_state") == "idle":
             break
+    # the shell reply is authoritative for the outcome (an iopub error message may lag)
+    try:
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            reply = kc.get_shell_msg(timeout=max(0.01, end - time.monotonic()))
+            if reply.get("parent_header", {}).get("msg_id") == msg_id:
+                if reply["content"].get("status") == "error":
+                    if status != "error":
+                        c = reply["content"]
+                        send({"id": rid, "type": "error", "ename": c.get("ename", ""), "evalue": c.get("evalue", ""),
+                              "traceback": [ANSI.sub("", t) for t in c.get("traceback", [])]})
+                    status = "error"
+                break
+    except queue.Empty:
+        pass
     send({"id": rid, "type": "done", "status": "timeout" if timed_out else status})
 
 while True:
@@ -96,5 +111,5 @@ except Exception:
     pass
 `;
 
-/** Imports a usable interpreter must have. */
-export const PROBE = "import ipykernel, jupyter_client";
+/** A usable interpreter finds ipykernel and jupyter_client (found, not imported: ~30 ms instead of ~1 s). */
+export const PROBE = 'import importlib.util as u, sys; sys.exit(0 if u.find_spec("ipykernel") and u.find_spec("jupyter_client") else 1)';
