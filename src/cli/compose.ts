@@ -20,12 +20,14 @@ import {
 import { PithError, errorMessage } from "../shared/errors.js";
 import { envVarsFor } from "../providers/models/env-keys.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
-import { childEnvironment, createBuiltinTools, createNodeExecOps, findOnPath, selectTools, type FsOps } from "../tools/index.js";
+import { childEnvironment, createBuiltinTools, createNodeExecOps, createReferenceTools, findOnPath, selectTools, type FsOps } from "../tools/index.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
 import { setUpMcp } from "./mcp.js";
 import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
+import { applyPythonMode, referenceToolsOptions } from "./tool-settings.js";
+import { createVisionPort } from "./vision.js";
 
 export interface Environment {
   env: Record<string, string | undefined>;
@@ -89,6 +91,10 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting.
   const mcp = await setUpMcp({ settings, cwd, pithHome, env: e.env, log: e.log, modelAcceptsImages });
+  // engine §3.4.1: PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode.
+  const variant = e.env.PI_EDIT_VARIANT;
+  const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
+  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome,
@@ -100,7 +106,7 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     sessionDir,
     createTools: (todos) => {
       const exec = boxed ? createNodeExecOps({ env: childEnv, wrapCommand: boxed.sandbox.wrap }) : undefined;
-      const all = createBuiltinTools({
+      const builtin = createBuiltinTools({
         cwd,
         tempDir,
         rgPath,
@@ -111,7 +117,9 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
         guardWrite: boxed?.guardWrite,
         fs: parts.fs,
         readLineNumbers: settings.readLineNumbers,
+        editMode,
       });
+      const all = applyPythonMode([...builtin, ...createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision })], settings);
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),

@@ -50,6 +50,16 @@ export interface Settings {
   cacheRetention?: CacheRetention;
   /** `read` prefixes each line with its number (xcsh's key); default off, like pi and xcsh. */
   readLineNumbers?: boolean;
+  /** The reference's tool switches (engine §3.2, issue 24). */
+  edit: { mode: "replace" | "hashline" };
+  astGrep: { enabled: boolean };
+  astEdit: { enabled: boolean };
+  notebook: { enabled: boolean };
+  calc: { enabled: boolean };
+  renderMermaid: { enabled: boolean };
+  inspect_image: { enabled: boolean };
+  python: { toolMode: "both" | "bash-only" | "ipy-only"; interpreter?: string };
+  images: { visionModel?: string };
 }
 
 export function defaultSettings(): Settings {
@@ -82,6 +92,15 @@ export function defaultSettings(): Settings {
     sandbox: defaultSandboxSetting(),
     mcp: {},
     mcpServers: {},
+    edit: { mode: "replace" },
+    astGrep: { enabled: true },
+    astEdit: { enabled: true },
+    notebook: { enabled: true },
+    calc: { enabled: true },
+    renderMermaid: { enabled: true },
+    inspect_image: { enabled: true },
+    python: { toolMode: "both" },
+    images: {},
   };
 }
 
@@ -154,7 +173,15 @@ const SPEC: Spec = {
     maxAgentDelayMs: piOnly,
     provider: piOnly,
   },
-  images: { autoResize: piOnly, blockImages: piOnly },
+  images: { autoResize: piOnly, blockImages: piOnly, visionModel: str },
+  edit: { mode: oneOf("replace", "hashline") },
+  astGrep: { enabled: bool },
+  astEdit: { enabled: bool },
+  notebook: { enabled: bool },
+  calc: { enabled: bool },
+  renderMermaid: { enabled: bool },
+  inspect_image: { enabled: bool },
+  python: { toolMode: oneOf("both", "bash-only", "ipy-only"), interpreter: str },
   todo: { enabled: bool, reminders: bool, remindersMax: count, eager: bool, verbose: bool },
   tasks: { todoClearDelay: num },
   ttsr: {

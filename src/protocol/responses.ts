@@ -79,6 +79,8 @@ export const RpcSessionStateSchema = Type.Object({
   permissions: Opt(PermissionStateSchema),
   /** pith: the sandbox of the bash tool and command (`mode: "off"` when none). */
   sandbox: Opt(SandboxStateSchema),
+  /** pith: built-in tools not offered because a dependency is missing, and why (issue 24). */
+  unavailableTools: Opt(Type.Array(Type.Object({ name: Str, reason: Str }))),
 });
 export type RpcSessionState = Static<typeof RpcSessionStateSchema>;
 

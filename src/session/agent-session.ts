@@ -298,6 +298,7 @@ export class AgentSession {
       tools: this.tools.active(),
       permissions: this.permissions.state(),
       sandbox: this.sandbox ? structuredClone(this.sandbox.state) : SANDBOX_OFF,
+      unavailableTools: this.tools.unavailable(),
     });
   }
 
@@ -424,6 +425,7 @@ export class AgentSession {
     await this.checkpoints.settle();
     this.conversation.todos.dispose();
     await this.mcp.close();
+    await this.tools.dispose();
     this.conversation.log.close();
     await this.sandbox?.dispose();
   }

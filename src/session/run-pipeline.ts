@@ -78,6 +78,7 @@ export class RunPipeline {
     // Let the acknowledgement (a chain of microtasks in the front door) go out before any event.
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.flushPendingBash();
+    await this.o.tools.ready();
     this.o.retry.reset();
     this.o.extras.resetForPrompt();
     this.o.hooks.systemPromptOverride = undefined;

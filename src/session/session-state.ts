@@ -32,6 +32,8 @@ export interface SessionStateSource {
   tools: Tool[];
   permissions: PermissionStateWire;
   sandbox: SandboxStateWire;
+  /** Built-in tools not offered for a missing dependency, and why. */
+  unavailableTools?: Array<{ name: string; reason: string }>;
 }
 
 export function buildSessionState(s: SessionStateSource): SessionState {
@@ -58,5 +60,6 @@ export function buildSessionState(s: SessionStateSource): SessionState {
     dumpTools: s.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
     permissions: s.permissions,
     sandbox: s.sandbox,
+    ...(s.unavailableTools?.length ? { unavailableTools: s.unavailableTools } : {}),
   };
 }

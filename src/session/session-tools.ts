@@ -33,7 +33,25 @@ export class SessionTools {
   active(): Tool[] {
     const ext = this.o.runner()?.registeredTools() ?? [];
     const mcp = this.o.mcpTools?.() ?? [];
-    return [...this.o.builtin, ...ext, ...this.host, ...mcp].filter((t) => !t.hidden);
+    return [...this.o.builtin, ...ext, ...this.host, ...mcp].filter((t) => !t.hidden && !t.unavailable?.());
+  }
+
+  /** Built-in tools left out for a missing dependency, and why (`get_state.unavailableTools`). */
+  unavailable(): Array<{ name: string; reason: string }> {
+    return this.o.builtin.flatMap((t) => {
+      const reason = t.hidden ? undefined : t.unavailable?.();
+      return reason ? [{ name: t.name, reason }] : [];
+    });
+  }
+
+  /** Waits for the built-in tools' dependency probes (before a run, so the list is settled). */
+  async ready(): Promise<void> {
+    await Promise.all(this.o.builtin.map((t) => t.ready?.().catch(() => undefined)));
+  }
+
+  /** Releases the built-in tools' resources (the python kernel) when the session closes. */
+  async dispose(): Promise<void> {
+    await Promise.all(this.o.builtin.map(async (t) => t.dispose?.()));
   }
 
   has(name: string): boolean {

@@ -16,7 +16,7 @@ function taskUsage(details: unknown): Partial<Usage> | undefined {
 
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
-/** Sum counts and usage of `messages`; token/cost totals include `task` tool results' `details.usage`. */
+/** Sum counts and usage of `messages`; token/cost totals include `task` and `inspect_image` tool results' `details.usage`. */
 export function computeSessionStats(
   messages: readonly AgentMessage[],
   ids: { sessionFile?: string; sessionId: string; skippedEntries?: number },
@@ -50,7 +50,7 @@ export function computeSessionStats(
       add(m.usage);
     } else if (m.role === "toolResult") {
       stats.toolResults++;
-      const u = m.toolName === "task" ? taskUsage(m.details) : undefined;
+      const u = m.toolName === "task" || m.toolName === "inspect_image" ? taskUsage(m.details) : undefined;
       if (u) add(u);
     }
   }

@@ -20,8 +20,9 @@ const ROLE = `You are pith, a coding agent working in the user's project through
 // Lean on purpose (issue 17): every request carries this text, so it says what the tool
 // definitions do not and nothing twice. The tool list is names only; each tool's own
 // description travels with its definition.
-function guidelines(names: Set<string>): string[] {
+function guidelines(names: Set<string>, hashline: boolean): string[] {
   const g: string[] = [];
+  if (names.has("edit") && hashline) g.push("edit takes the LINE#ID anchors read shows; read again after a change.");
   if (names.has("grep") || names.has("find") || names.has("ls")) g.push("Explore with grep, find and ls rather than bash.");
   else if (names.has("bash")) g.push("Use bash (rg, find, ls) to explore the project.");
   if (names.has("bash")) g.push("Use bash for builds, tests and git; commands must not wait for input.");
@@ -35,7 +36,8 @@ function baseText(tools: Tool[]): string {
   const parts = [ROLE];
   if (visible.length) parts.push(`Tools: ${visible.map((t) => t.name).join(", ")}.`);
   else parts.push("No tools are available in this session: answer from the conversation alone.");
-  parts.push(`Guidelines:\n${guidelines(new Set(visible.map((t) => t.name))).map((l) => `- ${l}`).join("\n")}`);
+  const hashline = visible.some((t) => t.name === "edit" && t.description.includes("LINE#ID"));
+  parts.push(`Guidelines:\n${guidelines(new Set(visible.map((t) => t.name)), hashline).map((l) => `- ${l}`).join("\n")}`);
   return parts.join("\n\n");
 }
 

@@ -4,6 +4,7 @@ import { createBashTool } from "./bash/index.js";
 import { createEditTool } from "./edit/index.js";
 import { createFindTool } from "./find/index.js";
 import { createGrepTool } from "./grep/index.js";
+import { createHashlineEditTool } from "./hashline/index.js";
 import { createLsTool } from "./ls/index.js";
 import { createNodeExecOps, type ExecOps } from "./ops/exec-ops.js";
 import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
@@ -35,17 +36,20 @@ export interface BuiltinToolsOptions {
   env?: Record<string, string>;
   /** `read` numbers its lines (setting `readLineNumbers`). Default: off. */
   readLineNumbers?: boolean;
+  /** `edit.mode`: exact-text replacement (default) or line-hash anchored edits (engine §3.4.2). */
+  editMode?: "replace" | "hashline";
 }
 
 /** Every built-in tool, in BUILTIN_TOOL_NAMES order. `cwd` is the default the session passes in ctx. */
 export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
   const fs = opts.fs ?? createNodeFsOps();
   const rgPath = opts.rgPath ?? null;
+  const hashline = opts.editMode === "hashline";
   return [
-    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true), lineNumbers: opts.readLineNumbers }),
+    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true), lineNumbers: opts.readLineNumbers, hashLines: hashline }),
     createBashTool({ exec: opts.exec ?? createNodeExecOps({ env: opts.env }), tempDir: opts.tempDir ?? tmpdir() }),
-    createEditTool({ fs, guardWrite: opts.guardWrite }),
-    createWriteTool({ fs, guardWrite: opts.guardWrite }),
+    hashline ? createHashlineEditTool({ fs, guardWrite: opts.guardWrite }) : createEditTool({ fs, guardWrite: opts.guardWrite }),
+    createWriteTool({ fs, guardWrite: opts.guardWrite, stripHashPrefixes: hashline }),
     createGrepTool({ fs, rgPath, env: opts.env }),
     createFindTool({ fs, rgPath, env: opts.env }),
     createLsTool({ fs }),
@@ -73,6 +77,10 @@ export function selectTools(all: Tool[], sel: { allow?: string[]; none?: boolean
     return all.filter((t) => !t.hidden && (!builtin.has(t.name) || (DEFAULT_RPC_TOOLS as readonly string[]).includes(t.name)));
   }
   const names = [...new Set(sel.allow.map((n) => n.trim()).filter(Boolean))];
+  // engine §3.2: asking for grep / edit brings ast_grep / ast_edit along when they are enabled
+  for (const [base, extra] of [["grep", "ast_grep"], ["edit", "ast_edit"]]) {
+    if (names.includes(base) && !names.includes(extra) && byName.has(extra)) names.push(extra);
+  }
   const unknown = names.filter((n) => !byName.has(n));
   if (unknown.length) throw new UnknownToolError(unknown, [...byName.keys()].sort());
   return names.map((n) => byName.get(n)!);

@@ -1,6 +1,9 @@
 // Public surface of the tools layer.
 export * from "./builtin-tools.js";
+export type { VisionPort } from "./images/index.js";
+export { createReferenceTools, REFERENCE_TOOL_NAMES, type ReferenceToolSwitches, type ReferenceToolsOptions } from "./reference-tools.js";
 export { runTool } from "./run-tool.js";
+export type { Tool, ToolContext } from "./types.js";
 export { validateArgs, validationErrorText } from "./validate-args.js";
 export { applyOutputNotice, formatNotice, type OutputMeta } from "./output-notice.js";
 export { createNodeFsOps, type FsOps, type FsStat, type FsDirEntry } from "./ops/fs-ops.js";

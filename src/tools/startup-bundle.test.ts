@@ -20,6 +20,16 @@ const LAZY = [
   "node_modules/picomatch/",
   "node_modules/ignore/",
   "src/checkpoints/",
+  // issue 24: the reference's tools load their libraries on first use
+  "src/tools/hashline/preview.ts",
+  "node_modules/xxhash-wasm/",
+  "src/tools/calc/evaluate.ts",
+  "node_modules/mathjs/",
+  "node_modules/beautiful-mermaid/",
+  "src/tools/ast-grep/engine.ts",
+  "src/tools/python/kernel.ts",
+  "src/tools/python/bridge.ts",
+  "src/tools/python/probe.ts",
 ];
 
 /** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */

@@ -26,6 +26,12 @@ export interface Tool<Args = any> {
   validatesOwnArguments?: boolean;
   /** Where the tool came from; only built-ins are wrapped by output truncation. */
   source?: "builtin" | "extension" | "host" | "mcp";
+  /** Why the tool is not offered now (a missing dependency), or undefined when it is. */
+  unavailable?(): string | undefined;
+  /** Settles `unavailable()` (a dependency probe); awaited before a run starts. */
+  ready?(): Promise<void>;
+  /** Releases what the tool holds (a kernel, a child process) when the session closes. */
+  dispose?(): Promise<void> | void;
   /** Resolves to the result or throws; a thrown error becomes an `isError` result. */
   execute(args: Args, ctx: ToolContext): Promise<AgentToolResult>;
 }

@@ -29,6 +29,10 @@ export interface FsOps {
   mkdir(path: string): Promise<void>;
   /** True when the path exists and is readable and writable. */
   access(path: string, mode: "read" | "write"): Promise<boolean>;
+  /** Removes a file (hashline `delete`, `move`). */
+  unlink?(path: string): Promise<void>;
+  /** Renames a file (hashline `move`). */
+  rename?(from: string, to: string): Promise<void>;
 }
 
 function isMissing(err: unknown): boolean {
@@ -62,6 +66,8 @@ export function createNodeFsOps(): FsOps {
     async mkdir(p) {
       await makeDirs(p);
     },
+    unlink: (p) => fsp.unlink(p),
+    rename: (from, to) => fsp.rename(from, to),
     async access(p, mode) {
       try {
         await fsp.access(p, mode === "read" ? constants.R_OK : constants.R_OK | constants.W_OK);

@@ -7,6 +7,7 @@ import { resolveToolPath } from "../paths.js";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
+import { formatHashLines, loadLineHasher, type LineHasher } from "../hashline/line-hash.js";
 import { detectImageMime, MAX_IMAGE_BYTES } from "./image.js";
 
 /** Line numbers cost bytes on every later request (issue 17): off by default, like pi and xcsh. */
@@ -27,13 +28,20 @@ export interface ReadToolOptions {
   modelAcceptsImages: () => boolean;
   /** Prefix each text line with its number and a tab (setting `readLineNumbers`); default off. */
   lineNumbers?: boolean;
+  /** Hashline edit mode (engine §3.4.2): lines come back as `N#HH:<text>` instead of numbered. */
+  hashLines?: boolean;
 }
+
+const HASHLINE_DESCRIPTION = readDescription(false).replace(
+  "Text comes back as is",
+  "Text comes back as LINE#ID:text lines (e.g. 12#QV:const x = 1;), the LINE#ID parts being the anchors edit takes",
+);
 
 export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
   return {
     name: "read",
     label: "Read",
-    description: readDescription(opts.lineNumbers ?? false),
+    description: opts.hashLines ? HASHLINE_DESCRIPTION : readDescription(opts.lineNumbers ?? false),
     parameters: jsonSchema(ReadParams),
     concurrency: "shared",
     nonAbortable: true,
@@ -43,7 +51,9 @@ export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
       const buf = await readOrExplain(opts.fs, abs, args.path);
       const mime = detectImageMime(buf);
       if (mime) return readImage(buf, mime, opts.modelAcceptsImages());
-      return readText(buf.toString("utf8"), args, args.path, opts.lineNumbers ?? false);
+      const lineNumbers = opts.lineNumbers ?? false;
+      const format: LineFormat = opts.hashLines ? hashFormat(await loadLineHasher()) : (lines, first) => numbered(lines, first, lineNumbers);
+      return readText(buf.toString("utf8"), args, args.path, format, opts.hashLines === true);
     },
   };
 }
@@ -86,7 +96,13 @@ function numbered(lines: string[], first: number, on: boolean): string {
   return on ? lines.map((l, i) => `${first + i}\t${l}`).join("\n") : lines.join("\n");
 }
 
-function readText(text: string, args: ReadArgs, shownPath: string, lineNumbers: boolean): AgentToolResult {
+type LineFormat = (lines: string[], first: number) => string;
+
+function hashFormat(hash: LineHasher): LineFormat {
+  return (lines, first) => formatHashLines(hash, lines, first);
+}
+
+function readText(text: string, args: ReadArgs, shownPath: string, format: LineFormat, hashLines: boolean): AgentToolResult {
   const lines = text.split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   const total = text === "" ? 0 : lines.length;
@@ -94,12 +110,15 @@ function readText(text: string, args: ReadArgs, shownPath: string, lineNumbers: 
   if (total === 0 && start === 0) return { content: [{ type: "text", text: "(empty file)" }], details: { kind: "text" } };
   if (start >= total) throw new Error(`Offset ${args.offset} is beyond end of file (${total} lines total)`);
   const end = args.limit !== undefined ? Math.min(start + args.limit, total) : total;
-  const body = numbered(lines.slice(start, end), start + 1, lineNumbers);
+  const body = format(lines.slice(start, end), start + 1);
   const t = truncateHead(body);
   if (t.firstLineExceedsLimit) {
     const n = start + 1;
     const size = formatSize(Buffer.byteLength(lines[start], "utf8"));
-    const msg = `[Line ${n} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${n}p' ${shownPath} | head -c ${DEFAULT_MAX_BYTES}]`;
+    const msg =
+      !hashLines
+        ? `[Line ${n} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Use bash: sed -n '${n}p' ${shownPath} | head -c ${DEFAULT_MAX_BYTES}]`
+        : `[Line ${n} is ${size}, exceeds ${formatSize(DEFAULT_MAX_BYTES)} limit. Hashline output requires full lines; cannot compute hashes for a truncated preview.]`;
     return { content: [{ type: "text", text: msg }], details: { kind: "text", truncation: t } };
   }
   const meta: OutputMeta = {};

@@ -2,6 +2,7 @@
 import { dirname } from "node:path";
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
+import { stripDisplayPrefixes } from "../hashline/anchors.js";
 import { resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
@@ -18,6 +19,8 @@ export interface WriteToolOptions {
   fs: FsOps;
   /** Set under a sandbox: judges the resolved path and returns where to write, or throws saying why not. */
   guardWrite?: WriteGuard;
+  /** Hashline edit mode (engine §3.12): `N#HH:` prefixes copied from read output are dropped. */
+  stripHashPrefixes?: boolean;
 }
 
 /** The path the tool resolved → the physical path to write (symlinks followed), or throws. */
@@ -36,9 +39,11 @@ export function createWriteTool(opts: WriteToolOptions): Tool<WriteArgs> {
       const st = await opts.fs.stat(abs);
       if (st?.isDirectory) throw new Error(`Path is a directory: ${args.path}`);
       await opts.fs.mkdir(dirname(abs));
-      await opts.fs.writeFile(abs, args.content);
+      const content = opts.stripHashPrefixes ? stripDisplayPrefixes(args.content) : args.content;
+      await opts.fs.writeFile(abs, content);
+      const note = content !== args.content ? "\nNote: auto-stripped hashline display prefixes from content before writing." : "";
       return {
-        content: [{ type: "text", text: `Successfully wrote ${args.content.length} bytes to ${args.path}` }],
+        content: [{ type: "text", text: `Successfully wrote ${content.length} bytes to ${args.path}${note}` }],
         details: { path: abs, created: !st },
       };
     },
