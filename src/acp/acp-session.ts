@@ -2,6 +2,7 @@
 import type { AgentSession } from "../session/index.js";
 import { errorMessage } from "../shared/errors.js";
 import { createAcpUi, type DialogPort, type PermissionAsk } from "./dialogs.js";
+import { createAcpPermissionAsker } from "./permissions.js";
 import type { HostedAcpSession } from "./host.js";
 import { promptMessage, type PromptBlock } from "./prompt-content.js";
 import { FileJournal, UpdateTranslator, type AcpUpdate } from "./session-updates.js";
@@ -50,6 +51,8 @@ export class AcpSession {
       update: (u) => this.send(u),
     };
     const ui = createAcpUi(port, () => `dialog-${++this.dialogCounter}`);
+    // Approval dialogs of the permission rules go to the editor as permission requests.
+    this.session.permissions.setAsker(createAcpPermissionAsker(port));
     await this.hosted.attachExtensions({
       ui,
       hasUI: true,

@@ -7,10 +7,22 @@ import { AcpSession, PromptError, type ClientPort } from "./acp-session.js";
 import { configOptions, setConfigOption } from "./config-options.js";
 import type { AcpHost, AcpMcpServer, ClientFiles, HostedAcpSession } from "./host.js";
 import type { PromptBlock } from "./prompt-content.js";
+import { isModeId, modeState } from "./permissions.js";
 import { FileJournal, replayMessages, type AcpUpdate } from "./session-updates.js";
 
 /** Text files read for resource links are capped (the model gets the head). */
 const MAX_LINK_BYTES = 256 * 1024;
+
+/** ACP's McpServer list → the `mcpServers` map pith's MCP layer takes (`.mcp.json`'s shape). */
+export function mcpServerMap(servers: readonly AcpMcpServer[]): Record<string, unknown> {
+  const pairs = (list: Array<{ name: string; value: string }>) => Object.fromEntries(list.map((p) => [p.name, p.value]));
+  const out: Record<string, unknown> = {};
+  for (const s of servers) {
+    if ("url" in s) out[s.name] = { type: s.type, url: s.url, headers: pairs(s.headers ?? []) };
+    else out[s.name] = { command: s.command, args: s.args ?? [], env: pairs(s.env ?? []) };
+  }
+  return out;
+}
 
 export interface AcpFrontDoor {
   app: acp.AgentApp;
@@ -31,7 +43,7 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
       if (!client) return undefined;
       const params: acp.RequestPermissionRequest = {
         sessionId,
-        toolCall: { toolCallId: ask.toolCallId, title: ask.title, rawInput: ask.rawInput },
+        toolCall: { toolCallId: ask.toolCallId, title: ask.title, rawInput: ask.rawInput, ...(ask.kind ? { kind: ask.kind as acp.ToolKind } : {}) },
         options: ask.options,
       };
       const res = await client.request(
@@ -82,12 +94,12 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
   };
 
   /** Builds a session whose file access knows its own id (the id exists only after it is made). */
-  const make = async (build: (files: ClientFiles | undefined) => Promise<HostedAcpSession>): Promise<AcpSession> => {
+  const make = async (mcpServers: readonly AcpMcpServer[], build: (files: ClientFiles | undefined) => Promise<HostedAcpSession>): Promise<AcpSession> => {
     const ref: { id?: string } = {};
     const journal = new FileJournal();
     const hosted = await build(clientFiles(() => ref.id, journal));
     ref.id = hosted.session.id;
-    return adopt(hosted, journal);
+    return adopt(hosted, journal, mcpServers);
   };
 
   const find = (sessionId: string): AcpSession => {
@@ -96,7 +108,7 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
     return s;
   };
 
-  const adopt = async (hosted: HostedAcpSession, journal: FileJournal): Promise<AcpSession> => {
+  const adopt = async (hosted: HostedAcpSession, journal: FileJournal, mcpServers: readonly AcpMcpServer[]): Promise<AcpSession> => {
     const id = hosted.session.id;
     const existing = sessions.get(id);
     if (existing) {
@@ -106,6 +118,7 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
     const s = new AcpSession(id, hosted, port(id), journal);
     sessions.set(id, s);
     await s.start();
+    if (mcpServers.length > 0) await s.session.mcp.setHostServers(mcpServerMap(mcpServers));
     return s;
   };
 
@@ -137,21 +150,24 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
       return {};
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
-      const s = await make((files) => host.create({ cwd: params.cwd, mcpServers: params.mcpServers as AcpMcpServer[], files }));
+      const servers = params.mcpServers as AcpMcpServer[];
+      const s = await make(servers, (files) => host.create({ cwd: params.cwd, mcpServers: servers, files }));
       later(() => s.announceCommands());
-      return { sessionId: s.id, configOptions: configOptions(s.session) };
+      return { sessionId: s.id, configOptions: configOptions(s.session), modes: modeState(s.session) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
-      const s = sessions.get(params.sessionId) ?? (await make((files) => host.open(params.sessionId, { cwd: params.cwd, mcpServers: params.mcpServers as AcpMcpServer[], files })));
+      const servers = params.mcpServers as AcpMcpServer[];
+      const s = sessions.get(params.sessionId) ?? (await make(servers, (files) => host.open(params.sessionId, { cwd: params.cwd, mcpServers: servers, files })));
       for (const u of replayMessages(s.session.history.messages, s.session.cwd)) s.send(u);
       await s.flush();
       later(() => s.announceCommands());
-      return { configOptions: configOptions(s.session) };
+      return { configOptions: configOptions(s.session), modes: modeState(s.session) };
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
-      const s = sessions.get(params.sessionId) ?? (await make((files) => host.open(params.sessionId, { cwd: params.cwd, mcpServers: (params.mcpServers ?? []) as AcpMcpServer[], files })));
+      const servers = (params.mcpServers ?? []) as AcpMcpServer[];
+      const s = sessions.get(params.sessionId) ?? (await make(servers, (files) => host.open(params.sessionId, { cwd: params.cwd, mcpServers: servers, files })));
       later(() => s.announceCommands());
-      return { configOptions: configOptions(s.session) };
+      return { configOptions: configOptions(s.session), modes: modeState(s.session) };
     })
     .onRequest(acp.methods.agent.session.list, ({ params }) => ({
       sessions: host.list(params.cwd ?? undefined).map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt ?? null })),
@@ -160,6 +176,13 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
       const s = find(params.sessionId);
       sessions.delete(params.sessionId);
       await s.close();
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      const s = find(params.sessionId);
+      if (!isModeId(params.modeId)) throw acp.RequestError.invalidParams(undefined, `Unknown mode "${params.modeId}" (allow, ask, ask-writes, read-only)`);
+      s.session.permissions.set({ mode: params.modeId as "allow" });
+      s.send({ sessionUpdate: "current_mode_update", currentModeId: params.modeId });
       return {};
     })
     .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {

@@ -16,6 +16,7 @@ export interface PermissionAsk {
   /** The tool call the ask is about (a synthetic id for extension dialogs). */
   toolCallId: string;
   rawInput?: unknown;
+  kind?: string;
   signal?: AbortSignal;
 }
 

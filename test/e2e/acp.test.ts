@@ -2,12 +2,13 @@
 // the scripted SSE server. Asserts the session/update notifications, the prompt responses, the
 // files on disk, what the fake model received, and that stdout carries protocol frames only.
 import * as acp from "@agentclientprotocol/sdk";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAcp, type AcpRun, type AcpRunOptions } from "../support/acp-client.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { CLI, fakeModelsJson, tempDir, useFakeLlm } from "./harness.js";
+import { stdioFixture } from "../../src/mcp/test-support.js";
 
 const llm = useFakeLlm();
 const runs: AcpRun[] = [];
@@ -170,6 +171,53 @@ describe("pith --mode acp", () => {
     const done = run.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_e" && u.status === "completed");
     const diff = (done as { content: Array<Record<string, unknown>> }).content.find((c) => c.type === "diff");
     expect(diff).toEqual({ type: "diff", path: file, oldText: "buffer text\n", newText: "edited text\n" });
+  });
+
+  it("permission modes are session modes; an ask is session/request_permission and each answer is honoured", async () => {
+    const answers = ["allow_once", "allow_always", "reject_once", undefined];
+    const run = await start({ permission: () => answers.shift() });
+    writeFileSync(path.join(run.cwd, "p.txt"), "v0\n");
+    const created = await run.agent.request(acp.methods.agent.session.new, { cwd: run.cwd, mcpServers: [] });
+    const { sessionId } = created;
+    expect(created.modes?.currentModeId).toBe("allow");
+    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["allow", "ask", "ask-writes", "read-only"]);
+    await run.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "ask-writes" });
+    expect(run.updatesOf(sessionId).some((u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "ask-writes")).toBe(true);
+    const edit = (id: string, from: string, to: string) => ({ toolCalls: [{ id, name: "edit", arguments: { path: "p.txt", oldText: from, newText: to } }] });
+    const from = llm.requests.length;
+    // allow once: edited; allow always: edited, and the next edit does not ask; deny; cancel
+    llm.enqueue(edit("e1", "v0", "v1"), edit("e2", "v1", "v2"), edit("e3", "v2", "v3"), { text: "done" });
+    await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "edit" }] });
+    expect(readFileSync(path.join(run.cwd, "p.txt"), "utf8")).toBe("v3\n");
+    expect(run.permissionRequests).toHaveLength(2);
+    expect(run.permissionRequests[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once", "reject_always"]);
+    expect(run.permissionRequests[0]!.toolCall).toMatchObject({ toolCallId: "e1", kind: "edit" });
+    await run.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "ask" });
+    llm.enqueue({ toolCalls: [{ id: "b1", name: "bash", arguments: { command: "touch denied.txt" } }] }, { toolCalls: [{ id: "b2", name: "bash", arguments: { command: "touch cancelled.txt" } }] }, { text: "ok" });
+    await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "touch" }] });
+    expect(run.permissionRequests).toHaveLength(4);
+    const calls = modelCalls(from);
+    expect(lastUserText(calls[calls.length - 2]!)).toMatch(/denied/i);
+    expect(lastUserText(calls[calls.length - 1]!)).toMatch(/denied|cancel/i);
+    expect(existsSync(path.join(run.cwd, "denied.txt"))).toBe(false);
+    expect(existsSync(path.join(run.cwd, "cancelled.txt"))).toBe(false);
+  });
+
+  it("starts the MCP servers session/new names and the model can call their tools", async () => {
+    const run = await start();
+    const fx = stdioFixture("fx");
+    const { sessionId } = await run.agent.request(acp.methods.agent.session.new, {
+      cwd: run.cwd,
+      mcpServers: [{ name: "fx", command: fx.command, args: fx.args ?? [], env: [] }],
+    });
+    const from = llm.requests.length;
+    llm.enqueue({ toolCalls: [{ id: "m1", name: "mcp__fx__echo", arguments: { text: "hi" } }] }, { text: "echoed" });
+    const res = await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "echo" }] });
+    expect(res.stopReason).toBe("end_turn");
+    const calls = modelCalls(from);
+    expect(JSON.stringify((calls[0]!.body as { tools: unknown }).tools)).toContain("mcp__fx__echo");
+    expect(lastUserText(calls[1]!)).toContain("fx: hi");
+    expect(run.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call")).toMatchObject({ toolCallId: "m1", kind: "other" });
   });
 
   it("switches the model through session config options", async () => {

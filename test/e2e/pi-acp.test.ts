@@ -49,12 +49,10 @@ async function turn(session: ActiveSession, text: string, during?: (m: ActiveSes
 
 const chunksOf = (updates: any[], kind: string) => updates.filter((u) => u.sessionUpdate === kind).map((u) => u.content.text).join("");
 
-// pi-acp ends a prompt turn only on `agent_settled` (issue 18 item 2, built on another branch):
-// until the built CLI emits it, this test cannot finish and is skipped.
-const EMITS_AGENT_SETTLED = readFileSync(CLI, "utf8").includes("agent_settled");
+// pi-acp ends a prompt turn only on `agent_settled` (issue 18 item 2), which pith writes.
 
 describe("pi-acp 0.0.34 over pith", () => {
-  it.skipIf(!EMITS_AGENT_SETTLED)("new session, streamed thinking, an edit with its diff, cancel, a second session", async () => {
+  it("new session, streamed thinking, an edit with its diff, cancel, a second session", async () => {
     const { child } = startAdapter();
     const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
     const cwd = tempDir("pith-acp-cwd-");

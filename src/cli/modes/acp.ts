@@ -31,7 +31,6 @@ function createHost(args: ParsedArgs, startSettings: Settings, e: Environment): 
 
   const compose = async (spec: AcpSessionSpec, session: string | undefined): Promise<HostedAcpSession> => {
     if (!path.isAbsolute(spec.cwd)) throw new Error(`cwd must be an absolute path, got "${spec.cwd}"`);
-    if (spec.mcpServers.length > 0) e.log(`acp: ${spec.mcpServers.length} MCP server(s) in session/new are not started yet`);
     const sessionArgs: ParsedArgs = { ...args, cwd: spec.cwd, session, continue: false };
     const fs = spec.files ? overlayTextFiles(createNodeFsOps(), spec.files) : undefined;
     const { session: s, registry } = await composeSession(sessionArgs, settingsFor(spec.cwd), { ...e, cwd: spec.cwd }, { fs });
