@@ -119,7 +119,8 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
         readLineNumbers: settings.readLineNumbers,
         editMode,
       });
-      const all = applyPythonMode([...builtin, ...createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision })], settings);
+      const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: parts.fs });
+      const all = applyPythonMode([...builtin, ...reference], settings);
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
