@@ -3,13 +3,13 @@
 // added to the protocol without a method here fail the typecheck.
 import type { RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
 import type { ImageContent, ThinkingLevelInput, TodoPhase } from "../shared/types.js";
-import { RpcConnection } from "./connection.js";
+import { RpcSessionCommands } from "./session-methods.js";
 import type { CommandMethods, HostTool } from "./types.js";
 
 type Data<T extends RpcCommandType> = RpcResponseData<T>;
 type QueueMode = "all" | "one-at-a-time";
 
-export abstract class RpcCommands extends RpcConnection implements CommandMethods {
+export abstract class RpcCommands extends RpcSessionCommands implements CommandMethods {
   /** Keeps the executors of `tools` for their calls; returns the wire definitions to send. */
   protected abstract registerHostTools(tools: HostTool<any>[]): RpcHostToolDefinition[];
 

@@ -2,13 +2,13 @@
 // Each variant's doc comment says what answers it. Extra fields are ignored (objects stay open).
 import Type, { type Static, type TSchema } from "typebox";
 import { ImageContentSchema, ThinkingLevelInputSchema, literals } from "../shared/schema/index.js";
+import { RpcIdSchema } from "./rpc-id.js";
+import { SESSION_COMMAND_SCHEMAS, SessionIdFieldSchema } from "./session-commands.js";
 
-/** A readable request id: echoed verbatim in the response. */
-export const RpcIdSchema = Type.Union([Type.String(), Type.Number()]);
-export type RpcId = Static<typeof RpcIdSchema>;
+export { RpcIdSchema, type RpcId } from "./rpc-id.js";
 
 function command<T extends string, P extends Record<string, TSchema>>(type: T, props: P, description: string) {
-  return Type.Object({ id: Type.Optional(RpcIdSchema), type: Type.Literal(type), ...props }, { description });
+  return Type.Object({ id: Type.Optional(RpcIdSchema), type: Type.Literal(type), sessionId: Type.Optional(SessionIdFieldSchema), ...props }, { description });
 }
 
 const Images = Type.Optional(Type.Array(ImageContentSchema));
@@ -114,6 +114,7 @@ export const COMMAND_SCHEMAS = {
   resume_session: command("resume_session", { sessionFile: Type.String() }, "pi dialect of switch_session."),
   /** pith extra: answered without data; toggles delta-only `message_update` streaming. */
   set_delta_streaming: command("set_delta_streaming", { enabled: Type.Boolean() }, "Toggle delta-only streaming."),
+  ...SESSION_COMMAND_SCHEMAS,
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

@@ -9,6 +9,7 @@ import {
   literals,
 } from "../shared/schema/index.js";
 import { RpcIdSchema, type RpcCommandType } from "./commands.js";
+import { SESSION_RESPONSE_SCHEMAS } from "./session-commands.js";
 
 const Str = Type.String();
 const Num = Type.Number();
@@ -118,6 +119,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   clone: Cancelled,
   get_commands: Type.Object({ commands: Type.Array(SlashCommandInfoSchema) }),
   set_delta_streaming: Type.Undefined(),
+  ...SESSION_RESPONSE_SCHEMAS,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;
@@ -133,7 +135,15 @@ export const RpcSuccessResponseSchema = Type.Object(
   { description: "A command succeeded; data only for commands that return data." },
 );
 export const RpcErrorResponseSchema = Type.Object(
-  { id: Opt(RpcIdSchema), type: Type.Literal("response"), command: Str, success: Type.Literal(false), error: Str },
+  {
+    id: Opt(RpcIdSchema),
+    type: Type.Literal("response"),
+    command: Str,
+    success: Type.Literal(false),
+    error: Str,
+    /** pith: a stable machine-readable reason where one is defined (`unknown_since`, `unknown_session`). */
+    code: Opt(Str),
+  },
   { description: "A command failed, could not be parsed (command \"parse\") or is unknown." },
 );
 export const RpcResponseSchema = Type.Union([RpcSuccessResponseSchema, RpcErrorResponseSchema]);

@@ -56,6 +56,11 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   clone: { valid: {} },
   get_commands: { valid: {} },
   set_delta_streaming: { valid: { enabled: true }, bad: [{ enabled: "on" }, 'Invalid "enabled": expected boolean'] },
+  list_sessions: { valid: { cwd: "/p", all: false, limit: 10, cursor: "c", query: "q", sessionId: "s1" }, bad: [{ all: "yes" }, 'Invalid "all": expected boolean'] },
+  get_entries: { valid: { since: "abc" }, bad: [{ since: 1 }, 'Invalid "since": expected string'] },
+  get_tree: { valid: {} },
+  open_session: { valid: { sessionDir: "/d" }, bad: [{}, 'Invalid "sessionDir": expected string'] },
+  delete_session: { valid: { sessionPath: "/s.jsonl" }, bad: [{}, 'Invalid "sessionPath": expected string'] },
 };
 
 describe("validateInbound: commands", () => {

@@ -72,6 +72,11 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   get_commands: {},
   resume_session: { sessionFile: "missing.jsonl" },
   set_delta_streaming: { enabled: false },
+  list_sessions: { limit: 5 },
+  get_entries: {},
+  get_tree: {},
+  open_session: { sessionDir: "opened" },
+  delete_session: { sessionPath: "missing.jsonl" },
 };
 
 describe("RpcServer over the memory transport", () => {

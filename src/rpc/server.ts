@@ -24,6 +24,13 @@ export interface RpcServerOptions {
 }
 
 type Id = string | number | undefined;
+type ResponseBody = { success: true; data?: unknown } | { success: false; error: string; code?: string };
+
+/** The error answer for anything a handler threw; `code` when the error defines a wire code. */
+function failureOf(err: unknown): { success: false; error: string; code?: string } {
+  const code = (err as { wireCode?: unknown } | null)?.wireCode;
+  return typeof code === "string" ? { success: false, error: errorMessage(err), code } : { success: false, error: errorMessage(err) };
+}
 
 export class RpcServer {
   readonly framer: EventFramer;
@@ -134,15 +141,21 @@ export class RpcServer {
       const data = await handler(cmd, this.ctx);
       this.respond(cmd.id, cmd.type, data === undefined ? { success: true } : { success: true, data });
     } catch (err) {
-      this.respond(cmd.id, cmd.type, { success: false, error: errorMessage(err) });
+      this.respond(cmd.id, cmd.type, failureOf(err));
     }
     this.checkShutdown();
   }
 
-  private respond(id: Id, command: string | undefined, body: { success: true; data?: unknown } | { success: false; error: string }): void {
+  private respond(id: Id, command: string | undefined, body: ResponseBody): void {
     const frame = { type: "response", ...(id !== undefined ? { id } : {}), ...(command !== undefined ? { command } : {}), ...body };
     // `command` is absent only for lines whose type could not be read (answered as errors).
-    this.framer.write(frame as RpcResponse);
+    try {
+      this.framer.write(frame as RpcResponse);
+    } catch (err) {
+      // data that cannot be written (JSON.stringify overflowed) must not stall the command queue
+      if (!body.success) throw err;
+      this.respond(id, command, { success: false, error: `Cannot write the response: ${errorMessage(err)}` });
+    }
   }
 
   private parseError(error: string): void {

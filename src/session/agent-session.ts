@@ -19,6 +19,7 @@ import { RetryController } from "./retry-controller.js";
 import { RunController } from "./run-controller.js";
 import { RunPipeline } from "./run-pipeline.js";
 import { SessionExtensions } from "./session-extensions.js";
+import { SessionCatalog } from "./session-catalog.js";
 import { SessionHistory } from "./session-history.js";
 import { SessionModels } from "./session-models.js";
 import { SessionModes } from "./session-modes.js";
@@ -77,6 +78,8 @@ export class AgentSession {
   readonly extensions: SessionExtensions;
   /** The host's own shell commands (`bash` / `abort_bash`). */
   readonly bash: UserBash;
+  /** Session files for pickers: list, entries, tree, open a folder, delete. */
+  readonly catalog: SessionCatalog;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
@@ -166,6 +169,7 @@ export class AgentSession {
       exportInfo: () => ({ systemPrompt: this.tools.systemPrompt(), tools: this.tools.active().map((t) => ({ name: t.name, description: t.description })) }),
       log: o.log,
     });
+    this.catalog = new SessionCatalog({ history: this.history, cwd: o.cwd, pithHome: o.pithHome });
     this.bash = new UserBash({
       cwd: o.cwd,
       settings,

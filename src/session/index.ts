@@ -12,6 +12,9 @@ export type { ExtensionBindings } from "./extension-host.js";
 export type { TodoAccess } from "./session-tools.js";
 export type { SessionSettings } from "./settings.js";
 export type { QueueMode } from "./queues.js";
+export type { ListSessionsParams, OpenSessionResult } from "./session-catalog.js";
+export type { SessionSummary, ListSessionsResult } from "./store/session-list.js";
+export type { SessionTreeNode, EntriesPage } from "./store/entry-views.js";
 
 // ── building a session ──
 export { createJsonlStorage, type SessionStorage } from "./store/storage.js";

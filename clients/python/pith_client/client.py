@@ -9,6 +9,7 @@ import signal
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Set, Union
 
 from .commands import CommandsMixin
+from .sessions import SessionsMixin
 from .errors import PithClientError, RpcError
 from .framing import LineSplitter, encode_frame, parse_frame
 from .host_tools import HostToolRunner
@@ -22,7 +23,7 @@ STDERR_CAP = 64 * 1024
 WAKE_TYPES = frozenset({"agent_start", "agent_end", "auto_retry_end", "auto_compaction_end"})
 
 
-class PithClient(CommandsMixin):
+class PithClient(SessionsMixin, CommandsMixin):
     """One agent process. Use ``async with await PithClient.start(...) as client:``.
 
     ``cmd`` is the executable (a string or a list); ``args`` follow it verbatim. Without

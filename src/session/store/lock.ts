@@ -74,6 +74,14 @@ function unlinkQuiet(lockPath: string): void {
   }
 }
 
+/** The live process holding the writer lock of `sessionPath` (this process included), if any. */
+export function lockHolder(sessionPath: string): number | undefined {
+  const lockPath = `${sessionPath}.lock`;
+  if (held.has(lockPath)) return process.pid;
+  const owner = readOwner(lockPath);
+  return owner !== undefined && owner !== process.pid && pidAlive(owner) ? owner : undefined;
+}
+
 /** Release one lock taken by `acquireLock` (only if it still names this process). */
 export function releaseLock(lockPath: string): void {
   if (!held.delete(lockPath)) return;
