@@ -1,6 +1,7 @@
 // Client methods for the session commands of issue 19: discovery, the tree, open/delete.
-import type { RpcResponseData } from "../protocol/index.js";
+import type { CreateSessionParams, RpcResponseData } from "../protocol/index.js";
 import { RpcConnection } from "./connection.js";
+import { SessionHandle } from "./session-handle.js";
 
 type Data<T extends Parameters<RpcConnection["request"]>[0]> = RpcResponseData<T>;
 
@@ -34,5 +35,28 @@ export abstract class RpcSessionCommands extends RpcConnection {
   /** Deletes a session file nobody has open. */
   deleteSession(sessionPath: string): Promise<Data<"delete_session">> {
     return this.request("delete_session", { sessionPath });
+  }
+
+  // ── many sessions in one process ──────────────────────────────────────────
+
+  /** Opens another independent session; omitted fields follow the first session. */
+  createSession(params: CreateSessionParams = {}): Promise<Data<"create_session">> {
+    return this.request("create_session", params);
+  }
+  /** Closes a session opened with createSession. */
+  closeSession(sessionId: string): Promise<Data<"close_session">> {
+    return this.request("close_session", { sessionId });
+  }
+  getOpenSessions(): Promise<Data<"get_open_sessions">> {
+    return this.request("get_open_sessions", {});
+  }
+  /** A handle for a session by id (undefined: the first session). */
+  session(sessionId: string | undefined): SessionHandle {
+    return new SessionHandle(this, sessionId);
+  }
+  /** createSession, returning its handle. */
+  async newSessionHandle(params: CreateSessionParams = {}): Promise<SessionHandle> {
+    const { sessionId } = await this.createSession(params);
+    return this.session(sessionId);
   }
 }

@@ -1,7 +1,7 @@
 // pith's commands for hosts that manage sessions (issue 19): discovery, the tree (oh-my-pi's
 // shapes), open/delete, and many sessions in one process. Spread into COMMAND_SCHEMAS and
 // RESPONSE_DATA_SCHEMAS.
-import Type, { type TSchema } from "typebox";
+import Type, { type Static, type TSchema } from "typebox";
 import { RpcIdSchema } from "./rpc-id.js";
 
 const Str = Type.String();
@@ -39,7 +39,26 @@ export const SESSION_COMMAND_SCHEMAS = {
   open_session: command("open_session", { sessionDir: Str }, "Resume the newest session of a folder, or start one there."),
   /** Answered with `{path}` of the deleted file; refuses open sessions and non-session files. */
   delete_session: command("delete_session", { sessionPath: Str }, "Delete a session file nobody has open."),
+  /** Answered with `{sessionId, sessionFile?}` once the new session is ready to take commands. */
+  create_session: command(
+    "create_session",
+    {
+      cwd: Opt(Type.String({ description: "Working folder of the session (default: the process's)." })),
+      sessionPath: Opt(Type.String({ description: "Open (or create at) this session file instead of a new one." })),
+      provider: Opt(Type.String({ description: "With modelId: the model (default: the addressed session's current model)." })),
+      modelId: Opt(Str),
+      noSession: Opt(Type.Boolean({ description: "Keep the session in memory only." })),
+    },
+    "Open another independent session in this process; address it with sessionId.",
+  ),
+  /** Answered without data once the session has stopped, flushed its file and released its lock. */
+  close_session: command("close_session", {}, "Close the session named by sessionId (never the first one)."),
+  /** Answered with `{sessions}`. */
+  get_open_sessions: command("get_open_sessions", {}, "The sessions open in this process."),
 } as const;
+
+export const CreateSessionParamsSchema = Type.Omit(SESSION_COMMAND_SCHEMAS.create_session, ["id", "type", "sessionId"]);
+export type CreateSessionParams = Static<typeof CreateSessionParamsSchema>;
 
 /** An entry of the session file (spec/engine.md §1.3): `{type, id, parentId, timestamp, ...}`. */
 const SessionEntrySchema = Type.Unknown({ description: "SessionEntry: {type, id, parentId, timestamp, ...fields of its type}" });
@@ -56,6 +75,18 @@ export const SessionSummarySchema = Type.Object({
   parentSession: Opt(Str),
 });
 
+export const CreateSessionResultSchema = Type.Object({ sessionId: Str, sessionFile: Opt(Str) });
+export type CreateSessionResult = Static<typeof CreateSessionResultSchema>;
+export const OpenSessionInfoSchema = Type.Object({
+  sessionId: Str,
+  isDefault: Bool,
+  sessionFile: Opt(Str),
+  cwd: Str,
+  model: Opt(Type.Object({ provider: Str, id: Str })),
+  isStreaming: Bool,
+});
+export type OpenSessionInfo = Static<typeof OpenSessionInfoSchema>;
+
 export const SESSION_RESPONSE_SCHEMAS = {
   list_sessions: Type.Object({ sessions: Type.Array(SessionSummarySchema), nextCursor: Opt(Str) }),
   get_entries: Type.Object({ entries: Type.Array(SessionEntrySchema), leafId: Type.Union([Str, Type.Null()]) }),
@@ -65,4 +96,7 @@ export const SESSION_RESPONSE_SCHEMAS = {
   }),
   open_session: Type.Object({ cancelled: Bool, resumed: Bool, sessionId: Str, sessionFile: Opt(Str) }),
   delete_session: Type.Object({ path: Str }),
+  create_session: CreateSessionResultSchema,
+  close_session: Type.Undefined(),
+  get_open_sessions: Type.Object({ sessions: Type.Array(OpenSessionInfoSchema) }),
 } as const;

@@ -61,6 +61,9 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   get_tree: { valid: {} },
   open_session: { valid: { sessionDir: "/d" }, bad: [{}, 'Invalid "sessionDir": expected string'] },
   delete_session: { valid: { sessionPath: "/s.jsonl" }, bad: [{}, 'Invalid "sessionPath": expected string'] },
+  create_session: { valid: { cwd: "/p", provider: "p", modelId: "m", noSession: true }, bad: [{ noSession: "yes" }, 'Invalid "noSession": expected boolean'] },
+  close_session: { valid: { sessionId: "s1" }, bad: [{ sessionId: 3 }, 'Invalid "sessionId": expected string'] },
+  get_open_sessions: { valid: {} },
 };
 
 describe("validateInbound: commands", () => {

@@ -77,6 +77,9 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   get_tree: {},
   open_session: { sessionDir: "opened" },
   delete_session: { sessionPath: "missing.jsonl" },
+  create_session: {},
+  close_session: { sessionId: "nope" },
+  get_open_sessions: {},
 };
 
 describe("RpcServer over the memory transport", () => {

@@ -6,6 +6,7 @@ from .client import PithClient
 from .errors import PithClientError, RpcError
 from .framing import LineSplitter, encode_frame, parse_frame
 from .host_tools import HostTool, HostToolContext
+from .sessions import SessionHandle
 
 __all__ = [
     "PithClient",
@@ -13,6 +14,7 @@ __all__ = [
     "RpcError",
     "HostTool",
     "HostToolContext",
+    "SessionHandle",
     "LineSplitter",
     "encode_frame",
     "parse_frame",
