@@ -47,7 +47,7 @@ function tryCreate(lockPath: string): boolean {
  */
 export function acquireLock(sessionPath: string): string {
   const lockPath = `${sessionPath}.lock`;
-  if (held.has(lockPath)) throw new PithError("busy", `Session file is already open in this process: ${sessionPath}`);
+  if (held.has(lockPath)) throw new PithError("busy", `Session file is locked: already open in this process (pid ${process.pid}): ${sessionPath}`);
   for (let attempt = 0; attempt < 3; attempt++) {
     if (tryCreate(lockPath)) {
       held.add(lockPath);
