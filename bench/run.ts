@@ -11,6 +11,7 @@ import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
 import { Results } from "./lib/table.js";
 import { removeTemps } from "./lib/temp.js";
 import { switchSession } from "./switch-workload.js";
+import { idleSessionsBench, listSessionsBench, twoStreamsBench } from "./multi-session-bench.js";
 import { bigResult, startup, streamDefault, streamDeltaOnly, toolTurns200, toolTurns2000, type Workload } from "./workloads.js";
 
 const argv = process.argv.slice(2);
@@ -26,6 +27,9 @@ const plan: Array<[Workload, number]> = [
   [switchSession, 3],
   [bigResult, 3],
   [toolTurns2000, 1],
+  [listSessionsBench, 1],
+  [idleSessionsBench, 1],
+  [twoStreamsBench, 1],
 ];
 
 async function runWorkload(results: Results, w: Workload, reps: number, agents: Agent[]): Promise<void> {
