@@ -15,6 +15,7 @@ import { Results } from "./lib/table.js";
 import { removeTemps } from "./lib/temp.js";
 import { switchSession } from "./switch-workload.js";
 import { bigResult, bigResultV2, startup, streamDefault, streamDeltaOnly, toolTurns200, toolTurns2000, type Workload } from "./workloads.js";
+import { idleSessionsBench, listSessionsBench, twoStreamsBench } from "./multi-session-bench.js";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -34,6 +35,9 @@ const plan: Array<[Workload, number]> = [
   [costSession, 1],
   [costSessionFourTools, 1],
   [costSessionWide, 1],
+  [listSessionsBench, 1],
+  [idleSessionsBench, 1],
+  [twoStreamsBench, 1],
 ];
 
 async function runWorkload(results: Results, w: Workload, reps: number, agents: Agent[]): Promise<void> {

@@ -1,6 +1,6 @@
 // The composition root: from parsed argv, environment and settings files to a ready
 // AgentSession. Nothing below src/cli reads process.env or argv.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { createModelRegistry, type ModelRegistry } from "../providers/models/registry.js";
@@ -17,6 +17,7 @@ import {
   type SessionSettings,
   type SessionStorage,
 } from "../session/index.js";
+import type { CreateSessionParams } from "../protocol/index.js";
 import { PithError, errorMessage } from "../shared/errors.js";
 import { envVarsFor } from "../providers/models/env-keys.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
@@ -43,11 +44,30 @@ export interface Composed {
   session: AgentSession;
   registry: ModelRegistry;
   pithHome: string;
+  /** Builds further sessions in this process (`create_session`), sharing registry, settings and storage. */
+  createSession(params: CreateSessionParams, current: AgentSession): Promise<AgentSession>;
 }
 
 /** Parts a front door substitutes (ACP: the editor's files). */
 export interface ComposeParts {
   fs?: FsOps;
+}
+
+/** What every session of the process shares. */
+interface Shared {
+  args: ParsedArgs;
+  settings: Settings;
+  e: Environment;
+  parts: ComposeParts;
+  pithHome: string;
+  registry: ModelRegistry;
+  storage: SessionStorage;
+  sessionSettings: SessionSettings;
+  thinking: ThinkingLevel | undefined;
+  scoped: Model[];
+  tempDir: string;
+  rgPath: ReturnType<typeof findOnPath>;
+  childEnv: Record<string, string>;
 }
 
 /** Builds the session for any mode. `requireModel` (print/json) fails early without a model. */
@@ -64,12 +84,6 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   });
   const tempDir = path.join(tmpdir(), "pith");
   mkdirSync(tempDir, { recursive: true });
-  // The bubblewrap probe runs beside the rest of the set-up; pith refuses to start (before the
-  // session exists and `ready` is written) when bubblewrap cannot sandbox here.
-  const sandboxMode = args.sandbox ?? settings.sandbox.mode;
-  const boxing: Promise<SessionSandboxSetup> | undefined =
-    sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, tempDir, bwrap: e.env.PITH_BWRAP || undefined });
-  boxing?.catch(() => undefined); // awaited below; a failure before that must not be unhandled
   const sessionSettings: SessionSettings = toSessionSettings(settings);
   if (args.noRules) sessionSettings.ttsr.enabled = false;
   if (args.fileCheckpoints && sessionSettings.fileCheckpoints) sessionSettings.fileCheckpoints.enabled = true;
@@ -79,31 +93,56 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));
   for (const w of file.warnings) e.log(w);
   const model = pickModel(args, settings, registry);
-  const thinking = args.thinking ?? (settings.defaultThinkingLevel as ThinkingLevel | undefined);
-  const contextFiles = await discoverContextFiles({ cwd, pithHome });
+  const shared: Shared = {
+    args,
+    settings,
+    e,
+    parts,
+    pithHome,
+    registry,
+    storage,
+    sessionSettings,
+    thinking: args.thinking ?? (settings.defaultThinkingLevel as ThinkingLevel | undefined),
+    scoped: (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m),
+    tempDir,
+    rgPath: findOnPath("rg", e.env.PATH),
+    // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
+    childEnv: await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env }),
+  };
+  const session = await buildSession(shared, { cwd, file, sessionDir, model });
+  return { session, registry, pithHome, createSession: (params, current) => createAnotherSession(shared, cwd, params, current) };
+}
+
+/** One AgentSession around an open session file: its sandbox, MCP servers and tools. */
+async function buildSession(sh: Shared, o: { cwd: string; file: SessionLog; sessionDir: string | undefined; model: Model | undefined }): Promise<AgentSession> {
+  const { args, settings, e, parts, registry, tempDir, rgPath, childEnv } = sh;
+  const cwd = o.cwd;
+  // The bubblewrap probe runs beside the rest of the set-up; pith refuses to start (before the
+  // session exists and `ready` is written) when bubblewrap cannot sandbox here.
+  const sandboxMode = args.sandbox ?? settings.sandbox.mode;
+  const boxing: Promise<SessionSandboxSetup> | undefined =
+    sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, tempDir, bwrap: e.env.PITH_BWRAP || undefined });
+  boxing?.catch(() => undefined); // awaited below; a failure before that must not be unhandled
+  const contextFiles = await discoverContextFiles({ cwd, pithHome: sh.pithHome });
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
-  const rgPath = findOnPath("rg", e.env.PATH);
-  const scoped = (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m);
-  // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
-  const childEnv = await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env });
   const boxed = await boxing;
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting.
-  const mcp = await setUpMcp({ settings, cwd, pithHome, env: e.env, log: e.log, modelAcceptsImages });
+  const mcp = await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages });
   // engine §3.4.1: PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode.
   const variant = e.env.PI_EDIT_VARIANT;
   const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
   const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel });
   const session: AgentSession = new AgentSession({
     cwd,
-    pithHome,
-    settings: sessionSettings,
+    pithHome: sh.pithHome,
+    settings: sh.sessionSettings,
     registry,
     stream: createStreamFn(),
-    storage,
-    file,
-    sessionDir,
+    storage: sh.storage,
+    file: o.file,
+    sessionDir: o.sessionDir,
     createTools: (todos) => {
       const exec = boxed ? createNodeExecOps({ env: childEnv, wrapCommand: boxed.sandbox.wrap }) : undefined;
       const builtin = createBuiltinTools({
@@ -124,9 +163,9 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
-    initialModel: model,
-    initialThinkingLevel: thinking,
-    scopedModels: scoped,
+    initialModel: o.model,
+    initialThinkingLevel: sh.thinking,
+    scopedModels: sh.scoped,
     tempDir: boxed?.shellDir ?? tempDir,
     childEnv,
     sandbox: boxed?.sandbox,
@@ -135,7 +174,39 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     mcp,
     log: e.log,
   });
-  return { session, registry, pithHome };
+  return session;
+}
+
+/**
+ * `create_session`: another session in this process. Omitted fields follow the process: its cwd,
+ * the current model of the session that asked, and the cwd's session folder (or `--session-dir`).
+ */
+async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSessionParams, current: AgentSession): Promise<AgentSession> {
+  const cwd = p.cwd !== undefined ? path.resolve(processCwd, p.cwd) : processCwd;
+  if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new PithError("invalid_request", `Invalid "cwd": not a folder: ${cwd}`);
+  if ((p.provider === undefined) !== (p.modelId === undefined)) throw new PithError("invalid_request", "create_session needs both provider and modelId, or neither");
+  let model = current.models.current;
+  if (p.provider !== undefined && p.modelId !== undefined) {
+    model = sh.registry.find(p.provider, p.modelId) ?? sh.registry.resolve(p.provider, p.modelId);
+    if (!model) throw new PithError("not_found", `Model not found: ${p.provider}/${p.modelId}`);
+  }
+  const noSession = p.noSession ?? sh.args.noSession ?? false;
+  const sessionDir = noSession ? undefined : sh.args.sessionDir ? path.resolve(processCwd, sh.args.sessionDir) : sessionDirFor(sh.pithHome, cwd);
+  let file: SessionLog;
+  if (p.sessionPath !== undefined) {
+    if (noSession) throw new PithError("invalid_request", "create_session: sessionPath and noSession exclude each other");
+    const abs = path.resolve(cwd, p.sessionPath);
+    file = sh.storage.exists(abs) ? sh.storage.open(abs, { cwd }) : sh.storage.createAt(abs, { cwd });
+  } else {
+    file = sh.storage.create({ dir: sessionDir, cwd });
+  }
+  for (const w of file.warnings) sh.e.log(w);
+  try {
+    return await buildSession(sh, { cwd, file, sessionDir, model });
+  } catch (err) {
+    file.close();
+    throw err;
+  }
 }
 
 /**

@@ -3,13 +3,13 @@
 // added to the protocol without a method here fail the typecheck.
 import type { PermissionRulesInput, RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
 import type { ImageContent, ThinkingLevelInput, TodoPhase } from "../shared/types.js";
-import { RpcConnection } from "./connection.js";
+import { RpcSessionCommands } from "./session-methods.js";
 import type { CommandMethods, HostTool } from "./types.js";
 
 type Data<T extends RpcCommandType> = RpcResponseData<T>;
 type QueueMode = "all" | "one-at-a-time";
 
-export abstract class RpcCommands extends RpcConnection implements CommandMethods {
+export abstract class RpcCommands extends RpcSessionCommands implements CommandMethods {
   /** Keeps the executors of `tools` for their calls; returns the wire definitions to send. */
   protected abstract registerHostTools(tools: HostTool<any>[]): RpcHostToolDefinition[];
 
@@ -209,12 +209,6 @@ export abstract class RpcCommands extends RpcConnection implements CommandMethod
   }
   clearQueue(): Promise<Data<"clear_queue">> {
     return this.request("clear_queue", {});
-  }
-  getEntries(since?: string): Promise<Data<"get_entries">> {
-    return this.request("get_entries", { since });
-  }
-  getTree(): Promise<Data<"get_tree">> {
-    return this.request("get_tree", {});
   }
 
   // ── MCP servers (pith extra) ──────────────────────────────────────────────

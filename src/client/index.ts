@@ -2,6 +2,8 @@
 export { RpcClient } from "./rpc-client.js";
 export { RpcConnection, type ExitInfo } from "./connection.js";
 export { RpcError, RpcClientError } from "./errors.js";
+export { SessionHandle } from "./session-handle.js";
+export type { ListSessionsOptions } from "./session-methods.js";
 export { JsonlLineSplitter } from "../transport/jsonl-reader.js";
 export { parseFrameLine } from "./frame-line.js";
 export { resolveCommand } from "./process-group.js";

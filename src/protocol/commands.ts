@@ -5,6 +5,7 @@ import { ImageContentSchema, PermissionRulesInputSchema, ThinkingLevelInputSchem
 import { LIVENESS_COMMAND_SCHEMAS } from "./liveness.js";
 import { command } from "./command-schema.js";
 import { EXTRA_COMMAND_SCHEMAS } from "./extra-commands.js";
+import { SESSION_COMMAND_SCHEMAS } from "./session-commands.js";
 
 export { RpcIdSchema, type RpcId } from "./command-schema.js";
 
@@ -146,6 +147,7 @@ export const COMMAND_SCHEMAS = {
   ),
   /** pith extra: answered with `{servers}`. */
   get_mcp_servers: command("get_mcp_servers", {}, "List MCP servers with their status and tools."),
+  ...SESSION_COMMAND_SCHEMAS,
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

@@ -33,10 +33,7 @@ export const EXTRA_COMMAND_SCHEMAS = {
   get_available_thinking_levels: command("get_available_thinking_levels", {}, "Thinking levels of the current model."),
   /** pi: answered with `{steering, followUp}`, the texts of the dropped queued messages. */
   clear_queue: command("clear_queue", {}, "Drop every queued steering and follow-up message."),
-  /** pi: answered with `{entries, leafId}`; with `since`, only the entries after that entry id. */
-  get_entries: command("get_entries", { since: Opt(Str) }, "The session file's entries."),
-  /** pi: answered with `{tree, leafId}`: every entry as `{entry, children, label?}` nodes. */
-  get_tree: command("get_tree", {}, "The session file's entry tree."),
+  // get_entries and get_tree (pi and oh-my-pi share their shapes) live in session-commands.ts.
 } as const;
 
 /** oh-my-pi's slash command description. */
@@ -48,8 +45,6 @@ export const AvailableSlashCommandSchema = Type.Object({
   source: literals(["builtin", "skill", "extension", "custom", "mcp_prompt", "file"]),
 });
 
-const SessionEntrySchema = Type.Unknown({ description: "SessionEntry: {type, id, parentId, timestamp, ...}" });
-const TreeNodeSchema = Type.Unknown({ description: "SessionTreeNode: {entry, children: SessionTreeNode[], label?}" });
 
 export const EXTRA_RESPONSE_DATA_SCHEMAS = {
   negotiate_protocol: Type.Object({ protocolVersion: Type.Literal(2) }),
@@ -62,6 +57,4 @@ export const EXTRA_RESPONSE_DATA_SCHEMAS = {
   get_available_commands: Type.Object({ commands: Type.Array(AvailableSlashCommandSchema) }),
   get_available_thinking_levels: Type.Object({ levels: Type.Array(ThinkingLevelSchema) }),
   clear_queue: Type.Object({ steering: Type.Array(Str), followUp: Type.Array(Str) }),
-  get_entries: Type.Object({ entries: Type.Array(SessionEntrySchema), leafId: Type.Union([Str, Type.Null()]) }),
-  get_tree: Type.Object({ tree: Type.Array(TreeNodeSchema), leafId: Type.Union([Str, Type.Null()]) }),
 } as const;

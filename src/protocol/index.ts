@@ -1,6 +1,7 @@
 // The wire contract: schemas, static types, the inbound validator and versions.
 export * from "../shared/schema/index.js";
 export * from "./commands.js";
+export * from "./session-commands.js";
 export * from "./host-tool-definitions.js";
 export * from "./inbound.js";
 export * from "./responses.js";

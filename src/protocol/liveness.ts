@@ -2,6 +2,7 @@
 // (oh-my-pi's shape), the `heartbeat` frame and its `set_heartbeat` switch, and the
 // `get_integrations` health check. Commands and responses are spread into the command and
 // response tables; frames into the outbound union.
+import { SessionIdFieldSchema } from "./command-schema.js";
 import Type, { type Static } from "typebox";
 import { literals } from "../shared/schema/index.js";
 
@@ -17,13 +18,14 @@ export const LIVENESS_COMMAND_SCHEMAS = {
     {
       id: Opt(Id),
       type: Type.Literal("set_heartbeat"),
+      sessionId: Opt(SessionIdFieldSchema),
       intervalMs: Type.Number({ description: "0 = off (the default); otherwise 100 … 3600000 ms" }),
     },
     { description: "pith: write a heartbeat frame every intervalMs (0 = off)." },
   ),
   /** Answered with `{version, model, services}` after the checks (bounded by a timeout). */
   get_integrations: Type.Object(
-    { id: Opt(Id), type: Type.Literal("get_integrations") },
+    { id: Opt(Id), type: Type.Literal("get_integrations"), sessionId: Opt(SessionIdFieldSchema) },
     { description: "Health check: the model provider's list-models endpoint and extension status checks." },
   ),
 } as const;

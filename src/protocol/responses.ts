@@ -14,6 +14,7 @@ import {
 import { RpcIdSchema, type RpcCommandType } from "./commands.js";
 import { LIVENESS_RESPONSE_SCHEMAS } from "./liveness.js";
 import { EXTRA_RESPONSE_DATA_SCHEMAS } from "./extra-commands.js";
+import { SESSION_RESPONSE_SCHEMAS } from "./session-commands.js";
 
 const Str = Type.String();
 const Num = Type.Number();
@@ -162,6 +163,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   ...EXTRA_RESPONSE_DATA_SCHEMAS,
   set_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
   get_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
+  ...SESSION_RESPONSE_SCHEMAS,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;
@@ -183,7 +185,8 @@ export const RpcErrorResponseSchema = Type.Object(
     command: Str,
     success: Type.Literal(false),
     error: Str,
-    code: Opt(Type.String({ description: "oh-my-pi: machine-readable reason (get_messages_page: session_busy, stale_cursor)." })),
+    /** oh-my-pi's machine-readable reason (get_messages_page: session_busy, stale_cursor) or pith's (unknown_since, unknown_session). */
+    code: Opt(Str),
   },
   { description: "A command failed, could not be parsed (command \"parse\") or is unknown." },
 );

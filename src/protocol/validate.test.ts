@@ -71,10 +71,16 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   get_available_commands: { valid: {} },
   get_available_thinking_levels: { valid: {} },
   clear_queue: { valid: {} },
-  get_entries: { valid: { since: "a1b2c3d4" }, bad: [{ since: 1 }, 'Invalid "since": expected string'] },
-  get_tree: { valid: {} },
   set_mcp_servers: { valid: { servers: { fs: { command: "mcp-fs" } } }, bad: [{ servers: [] }, 'Invalid "servers": expected object'] },
   get_mcp_servers: { valid: {} },
+  list_sessions: { valid: { cwd: "/p", all: false, limit: 10, cursor: "c", query: "q", sessionId: "s1" }, bad: [{ all: "yes" }, 'Invalid "all": expected boolean'] },
+  get_entries: { valid: { since: "abc" }, bad: [{ since: 1 }, 'Invalid "since": expected string'] },
+  get_tree: { valid: {} },
+  open_session: { valid: { sessionDir: "/d" }, bad: [{}, 'Invalid "sessionDir": expected string'] },
+  delete_session: { valid: { sessionPath: "/s.jsonl" }, bad: [{}, 'Invalid "sessionPath": expected string'] },
+  create_session: { valid: { cwd: "/p", provider: "p", modelId: "m", noSession: true }, bad: [{ noSession: "yes" }, 'Invalid "noSession": expected boolean'] },
+  close_session: { valid: { sessionId: "s1" }, bad: [{ sessionId: 3 }, 'Invalid "sessionId": expected string'] },
+  get_open_sessions: { valid: {} },
 };
 
 describe("validateInbound: commands", () => {

@@ -84,10 +84,16 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   get_available_commands: {},
   get_available_thinking_levels: {},
   clear_queue: {},
-  get_entries: {},
-  get_tree: {},
   set_mcp_servers: { servers: {} },
   get_mcp_servers: {},
+  list_sessions: { limit: 5 },
+  get_entries: {},
+  get_tree: {},
+  open_session: { sessionDir: "opened" },
+  delete_session: { sessionPath: "missing.jsonl" },
+  create_session: {},
+  close_session: { sessionId: "nope" },
+  get_open_sessions: {},
 };
 
 describe("RpcServer over the memory transport", () => {

@@ -8,16 +8,12 @@ import { errorMessage } from "../shared/errors.js";
 import { snowflake } from "../shared/ids.js";
 import { parseFrame, type Transport } from "../transport/index.js";
 import { COMMANDS, CONTROL_COMMANDS, type CommandContext } from "./commands/index.js";
-import { CommandAnnouncer } from "./available-commands.js";
-import { EventFramer } from "./event-frames.js";
-import { Heartbeat } from "./heartbeat.js";
+import type { EventFramer } from "./event-frames.js";
 import { FrameEncoder } from "./frame-encoder.js";
 import { readyFrame } from "./ready.js";
-import { createHostToolBridge, type HostToolBridge } from "./host-tools.js";
-import { MessageIdStamper } from "./message-ids.js";
-import { PromptResults } from "./prompt-results.js";
-import { createRpcPermissionAsker } from "./permission-asker.js";
-import { createRpcUiBridge, type RpcUiBridge } from "./ui-bridge.js";
+import type { HostToolBridge } from "./host-tools.js";
+import { SessionRouter, type SessionFactory, type SessionSlot } from "./session-router.js";
+import type { RpcUiBridge } from "./ui-bridge.js";
 
 export interface RpcServerOptions {
   /** Delta-only `message_update` frames from the start (`--delta-streaming`). */
@@ -32,14 +28,18 @@ export interface RpcServerOptions {
   newId?: () => string;
   /** Diagnostics (stderr). */
   log(message: string): void;
+  /** Builds further sessions for `create_session` (the composition root's); absent: one session only. */
+  sessionFactory?: SessionFactory;
 }
 
 type Id = string | number | undefined;
+type ResponseBody = { success: true; data?: unknown } | { success: false; error: string; code?: string };
 
-/** oh-my-pi's machine-readable `code` on an error response, for errors that carry one. */
-function rpcCode(err: unknown): { code?: string } {
-  const code = (err as { rpcCode?: unknown } | null)?.rpcCode;
-  return typeof code === "string" ? { code } : {};
+/** The error answer for anything a handler threw; `code` when the error defines a wire code (oh-my-pi's or pith's). */
+function failureOf(err: unknown): { success: false; error: string; code?: string } {
+  const e = err as { wireCode?: unknown; rpcCode?: unknown } | null;
+  const code = e?.wireCode ?? e?.rpcCode;
+  return typeof code === "string" ? { success: false, error: errorMessage(err), code } : { success: false, error: errorMessage(err) };
 }
 
 export class RpcServer {
@@ -50,10 +50,9 @@ export class RpcServer {
   readonly extensionBindings: ExtensionBindings;
   private readonly ui: RpcUiBridge;
   private readonly hostTools: HostToolBridge;
-  private readonly heartbeat: Heartbeat;
   private readonly ctx: CommandContext;
-  private readonly commands: CommandAnnouncer;
-  private queue: Promise<void> = Promise.resolve();
+  /** The process's sessions; the first is the one the server was built with. */
+  readonly router: SessionRouter;
   private shuttingDown = false;
   private exitRequested: (() => void) | undefined;
 
@@ -63,39 +62,23 @@ export class RpcServer {
     private readonly opts: RpcServerOptions,
   ) {
     this.encoder = new FrameEncoder(transport.writer);
-    this.framer = new EventFramer(this.encoder, { deltaOnly: opts.deltaOnly });
-    this.commands = new CommandAnnouncer(() => session.extensions.commands(), (f) => this.framer.write(f));
-    const newId = opts.newId ?? (() => snowflake());
-    this.ui = createRpcUiBridge({ writeFrame: (f) => this.framer.write(f), newId, emitTitle: opts.emitTitle ?? false });
-    this.hostTools = createHostToolBridge({ writeFrame: (f) => this.framer.write(f), newId });
-    this.heartbeat = new Heartbeat({
-      activity: () => session.activity(),
-      waitingOnHost: () => this.hostTools.pendingCount > 0 || this.ui.pendingCount > 0,
-      write: (f) => this.framer.write(f),
-    });
-    if (opts.heartbeatMs) this.heartbeat.set(opts.heartbeatMs);
-    this.ctx = {
-      session,
-      framer: this.framer,
-      hostTools: this.hostTools,
-      promptResults: new PromptResults({ write: (f) => this.framer.write(f), isSettled: () => session.isSettled }),
-      heartbeat: this.heartbeat,
+    this.router = new SessionRouter(session, {
+      sink: this.encoder,
+      deltaOnly: opts.deltaOnly,
+      emitTitle: opts.emitTitle ?? false,
+      heartbeatMs: opts.heartbeatMs,
       version: opts.version ?? "0.0.0",
-      lateError: (command, id, err) => this.respond(id, command, { success: false, error: errorMessage(err) }),
-    };
-    this.extensionBindings = {
-      ui: this.ui,
-      hasUI: true,
-      onError: (info) => {
-        opts.log(`Extension error (${info.extensionPath}): ${info.error}`);
-        this.framer.write({ type: "extension_error", ...info });
-      },
-      onPromptError: (command, error) => this.framer.write({ type: "response", command, success: false, error }),
-    };
-    const ids = new MessageIdStamper();
-    session.subscribe((event) => this.framer.push(ids.stamp(event)));
-    // Approval dialogs of the permission rules go to this host, extensions or not.
-    session.permissions.setAsker(createRpcPermissionAsker(this.ui));
+      newId: opts.newId ?? (() => snowflake()),
+      log: opts.log,
+      factory: opts.sessionFactory,
+      lateError: (slot, command, id, err) => this.respond(id, command, { success: false, error: errorMessage(err) }, slot),
+    });
+    const main = this.router.defaultSlot;
+    this.framer = main.framer;
+    this.ui = main.ui;
+    this.hostTools = main.hostTools;
+    this.ctx = main.ctx;
+    this.extensionBindings = main.extensionBindings;
   }
 
   /** The first frame of the process (design.md §4.2). */
@@ -105,7 +88,7 @@ export class RpcServer {
 
   /** Writes `available_commands_update` if the extensions just attached registered commands. */
   announceCommands(): void {
-    this.commands.check();
+    this.router.defaultSlot.commands.check();
   }
 
   /** Serves until the input ends (or an extension asks to shut down); resolves with the exit code. */
@@ -141,13 +124,13 @@ export class RpcServer {
     const result = validateInbound(value);
     switch (result.kind) {
       case "ui_response":
-        this.ui.handleResponse(result.frame);
+        this.router.forEachSlot((slot) => slot.ui.handleResponse(result.frame));
         return;
       case "host_tool_result":
-        this.hostTools.handleResult(result.frame);
+        this.router.forEachSlot((slot) => slot.hostTools.handleResult(result.frame));
         return;
       case "host_tool_update":
-        this.hostTools.handleUpdate(result.frame);
+        this.router.forEachSlot((slot) => slot.hostTools.handleUpdate(result.frame));
         return;
       case "ignored":
         this.opts.log(`ignored ${result.type}: ${result.error}`);
@@ -161,33 +144,45 @@ export class RpcServer {
       case "invalid":
         this.respond(result.id, result.command, { success: false, error: result.error });
         return;
-      case "command":
-        if (CONTROL_COMMANDS.has(result.command.type)) void this.execute(result.command);
-        else this.queue = this.queue.then(() => this.execute(result.command));
+      case "command": {
+        const cmd = result.command;
+        let slot: SessionSlot;
+        try {
+          slot = this.router.slotFor(cmd.sessionId);
+        } catch (err) {
+          this.respond(cmd.id, cmd.type, failureOf(err));
+          return;
+        }
+        if (CONTROL_COMMANDS.has(cmd.type)) void this.execute(cmd, slot);
+        else slot.queue = slot.queue.then(() => this.execute(cmd, slot));
+      }
     }
   }
 
-  private async execute(cmd: RpcCommand): Promise<void> {
+  private async execute(cmd: RpcCommand, slot: SessionSlot): Promise<void> {
     // Each handler is typed by its own command; the table is indexed by the validated `type`.
     const handler = COMMANDS[cmd.type] as (c: RpcCommand, ctx: CommandContext) => unknown;
     try {
-      const data = await handler(cmd, this.ctx);
-      this.respond(cmd.id, cmd.type, data === undefined ? { success: true } : { success: true, data });
+      const data = await handler(cmd, slot.ctx);
+      this.respond(cmd.id, cmd.type, data === undefined ? { success: true } : { success: true, data }, slot);
     } catch (err) {
-      this.respond(cmd.id, cmd.type, { success: false, error: errorMessage(err), ...rpcCode(err) });
+      this.respond(cmd.id, cmd.type, failureOf(err), slot);
     }
-    this.commands.check();
+    slot.commands.check();
     this.checkShutdown();
   }
 
-  private respond(
-    id: Id,
-    command: string | undefined,
-    body: { success: true; data?: unknown } | { success: false; error: string; code?: string },
-  ): void {
+  /** Writes a response through the addressed session's framer (stamped for non-default sessions). */
+  private respond(id: Id, command: string | undefined, body: ResponseBody, slot: SessionSlot = this.router.defaultSlot): void {
     const frame = { type: "response", ...(id !== undefined ? { id } : {}), ...(command !== undefined ? { command } : {}), ...body };
     // `command` is absent only for lines whose type could not be read (answered as errors).
-    this.framer.write(frame as RpcResponse);
+    try {
+      slot.framer.write(frame as RpcResponse);
+    } catch (err) {
+      // data that cannot be written (JSON.stringify overflowed) must not stall the command queue
+      if (!body.success) throw err;
+      this.respond(id, command, { success: false, error: `Cannot write the response: ${errorMessage(err)}` }, slot);
+    }
   }
 
   private parseError(error: string): void {
@@ -204,25 +199,35 @@ export class RpcServer {
 
   /** Input EOF (design.md §4.10): finish accepted work, fail what needs the host, flush, exit 0. */
   private async finish(): Promise<number> {
-    this.heartbeat.stop();
-    this.ui.cancelAll();
-    this.hostTools.rejectAll();
-    await this.queue;
-    // Idle, and the prompt_result / session_settled frames of that moment written.
-    await this.session.waitForSettled();
-    this.framer.flush();
+    for (const slot of this.router.all()) {
+      slot.heartbeat.stop();
+      slot.ui.cancelAll();
+      slot.hostTools.rejectAll();
+    }
+    await Promise.all(
+      this.router.all().map(async (slot) => {
+        await slot.queue;
+        // Idle, and the prompt_result / session_settled frames of that moment written.
+        await slot.session.waitForSettled();
+        slot.framer.flush();
+      }),
+    );
+    for (const slot of this.router.all()) if (!slot.isDefault) await this.router.close(slot.id);
     await this.transport.writer.flush();
     return 0;
   }
 
   /** SIGINT/SIGTERM: abort the run, flush what was written. */
   async terminate(): Promise<void> {
-    this.heartbeat.stop();
-    this.ui.cancelAll();
-    this.hostTools.rejectAll();
-    this.session.bash.abort();
-    await Promise.race([this.session.abort(), new Promise((r) => setTimeout(r, 2000).unref())]);
-    this.framer.flush();
+    const slots = this.router.all();
+    for (const slot of slots) {
+      slot.heartbeat.stop();
+      slot.ui.cancelAll();
+      slot.hostTools.rejectAll();
+      slot.session.bash.abort();
+    }
+    await Promise.race([Promise.all(slots.map((slot) => slot.session.abort())), new Promise((r) => setTimeout(r, 2000).unref())]);
+    for (const slot of slots) slot.framer.flush();
     await Promise.race([this.transport.writer.flush(), new Promise((r) => setTimeout(r, 1000).unref())]);
   }
 }

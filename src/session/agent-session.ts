@@ -23,6 +23,7 @@ import { RunController } from "./run-controller.js";
 import { RunPipeline } from "./run-pipeline.js";
 import { SessionCheckpoints } from "./session-checkpoints.js";
 import { SessionExtensions } from "./session-extensions.js";
+import { SessionCatalog } from "./session-catalog.js";
 import { SessionHistory } from "./session-history.js";
 import { SessionModels } from "./session-models.js";
 import { SessionMcp, type McpWiring } from "./session-mcp.js";
@@ -107,6 +108,8 @@ export class AgentSession {
   readonly permissions: SessionPermissions;
   /** MCP servers: status, host servers, their tools. */
   readonly mcp: SessionMcp;
+  /** Session files for pickers: list, entries, tree, open a folder, delete. */
+  readonly catalog: SessionCatalog;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
@@ -245,6 +248,7 @@ export class AgentSession {
       exportInfo: () => ({ systemPrompt: this.tools.systemPrompt(), tools: this.tools.active().map((t) => ({ name: t.name, description: t.description })) }),
       log: o.log,
     });
+    this.catalog = new SessionCatalog({ history: this.history, cwd: o.cwd, pithHome: o.pithHome });
     this.bash = new UserBash({
       cwd: o.cwd,
       settings,

@@ -17,6 +17,9 @@ export type { SessionSettings, FileCheckpointSettings } from "./settings.js";
 export type { CheckpointItem, CheckpointFeatureState, RestoreCheckpointResult, RestoreMode } from "./session-checkpoints.js";
 export type { McpWiring, SessionMcp } from "./session-mcp.js";
 export type { QueueMode } from "./queues.js";
+export type { ListSessionsParams, OpenSessionResult } from "./session-catalog.js";
+export type { SessionSummary, ListSessionsResult } from "./store/session-list.js";
+export type { SessionTreeNode, EntriesPage } from "./store/entry-views.js";
 
 // ── building a session ──
 export { createJsonlStorage, type SessionStorage } from "./store/storage.js";

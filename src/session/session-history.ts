@@ -36,9 +36,20 @@ export interface SessionHistoryOptions {
 
 export class SessionHistory {
   private readonly conversation: Conversation;
+  private dir: string | undefined;
 
   constructor(private readonly o: SessionHistoryOptions) {
     this.conversation = o.conversation;
+    this.dir = o.sessionDir;
+  }
+
+  /** Where new sessions are written (undefined: in memory); `open_session` moves it. */
+  get sessionDir(): string | undefined {
+    return this.dir;
+  }
+  /** The open session file (tree reads: `get_entries`, `get_tree`). */
+  get log(): SessionLog {
+    return this.conversation.log;
   }
 
   get sessionId(): string {
@@ -72,11 +83,12 @@ export class SessionHistory {
   }
 
   /** `new_session`: a fresh session file; queues and todos cleared. */
-  async newSession(parentSession?: string): Promise<{ cancelled: boolean }> {
+  async newSession(parentSession?: string, dir?: string): Promise<{ cancelled: boolean }> {
     if (await this.beforeSwitch("new")) return { cancelled: true };
     await this.o.quiesce();
     const previous = this.sessionFile;
-    const log = this.o.storage.create({ dir: this.o.sessionDir, cwd: this.o.cwd, parentSession });
+    if (dir !== undefined) this.dir = dir;
+    const log = this.o.storage.create({ dir: this.dir, cwd: this.o.cwd, parentSession });
     this.o.clearQueues();
     this.o.replaceLog(log);
     this.conversation.todos.set([]);

@@ -46,6 +46,8 @@ export interface FakeReply {
   cutAfterChunks?: number;
   /** Generate N small text deltas (`d0 `, `d1 `, ...) written in big batches (benchmarks). */
   deltas?: number;
+  /** Serve this reply only to a request it accepts (concurrent sessions); default: any request. */
+  match?: (request: FakeRequest) => boolean;
 }
 
 export interface FakeRequest {
@@ -115,7 +117,8 @@ export async function startFakeLlmServer(opts: FakeLlmOptions = {}): Promise<Fak
     }
     const builder = builderFor(request.path);
     if (request.method !== "POST" || !builder) return sendJson(res, 404, { error: { message: `fake-llm: no route ${request.method} ${request.path}` } });
-    let reply = queue.shift();
+    const at = queue.findIndex((r) => !r.match || r.match(request));
+    let reply = at === -1 ? undefined : queue.splice(at, 1)[0];
     if (!reply) return sendJson(res, 500, { error: { type: "fake_llm", message: EXHAUSTED } });
     if (opts.promptCache && builder === anthropicFrames && !reply.usage && !reply.error) {
       const b = cacheSim.bill(request.body, request.bytes ?? 0, outputBytes(reply));

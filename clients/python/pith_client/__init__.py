@@ -7,6 +7,7 @@ from .errors import PithClientError, RpcError
 from .chunks import ChunkError, FrameReassembler
 from .framing import JSON_NULL, LineSplitter, encode_frame, parse_frame
 from .host_tools import HostTool, HostToolContext
+from .sessions import SessionHandle
 
 __all__ = [
     "PithClient",
@@ -14,6 +15,7 @@ __all__ = [
     "RpcError",
     "HostTool",
     "HostToolContext",
+    "SessionHandle",
     "LineSplitter",
     "encode_frame",
     "parse_frame",

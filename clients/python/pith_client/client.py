@@ -10,6 +10,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Set
 
 from .chunks import ChunkError, FrameReassembler
 from .commands import CommandsMixin
+from .sessions import SessionsMixin
 from .errors import PithClientError, RpcError
 from .framing import LineSplitter, encode_frame, parse_frame
 from .host_tools import HostToolRunner
@@ -23,7 +24,7 @@ STDERR_CAP = 64 * 1024
 WAKE_TYPES = frozenset({"agent_start", "agent_end", "auto_retry_end", "auto_compaction_end"})
 
 
-class PithClient(CommandsMixin):
+class PithClient(SessionsMixin, CommandsMixin):
     """One agent process. Use ``async with await PithClient.start(...) as client:``.
 
     ``cmd`` is the executable (a string or a list); ``args`` follow it verbatim. Without

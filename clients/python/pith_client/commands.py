@@ -208,11 +208,6 @@ class CommandsMixin:
     async def clear_queue(self) -> Dict[str, Any]:
         return await self.request("clear_queue")
 
-    async def get_entries(self, since: Optional[str] = None) -> Dict[str, Any]:
-        return await self.request("get_entries", since=since)
-
-    async def get_tree(self) -> Dict[str, Any]:
-        return await self.request("get_tree")
 
     async def set_mcp_servers(self, servers: Dict[str, Any]) -> Dict[str, Any]:
         """Replaces the host's MCP servers (.mcp.json's mcpServers shape); {} removes them.

@@ -422,6 +422,47 @@ class SessionCommandsTest(PithTestCase):
         self.assertIn("Unknown checkpoint", str(caught.exception))
 
 
+class HostSessionsTest(PithTestCase):
+    async def test_list_entries_tree_open_delete(self):
+        client = await self.start([{"text": "Stored."}])
+        await client.prompt_and_wait("Remember this", timeout=30)
+        state = await client.get_state()
+        listed = await client.list_sessions(query="remember")
+        self.assertEqual([s["path"] for s in listed["sessions"]], [state["sessionFile"]])
+        self.assertEqual(listed["sessions"][0]["messageCount"], 2)
+        entries = await client.get_entries()
+        self.assertEqual(entries["leafId"], entries["entries"][-1]["id"])
+        self.assertEqual((await client.get_entries(since=entries["entries"][-2]["id"]))["entries"], entries["entries"][-1:])
+        with self.assertRaises(RpcError):
+            await client.get_entries(since="nope")
+        tree = await client.get_tree()
+        self.assertEqual(len(tree["tree"]), 1)
+        other = tempfile.mkdtemp(prefix="pith-py-open-")
+        opened = await client.open_session(other)
+        self.assertFalse(opened["resumed"])
+        self.assertEqual((await client.delete_session(state["sessionFile"]))["path"], state["sessionFile"])
+        self.assertFalse(os.path.exists(state["sessionFile"]))
+
+    async def test_two_session_handles_run_at_once(self):
+        client = await self.start([{"text": "Answer from the script."}])
+        first = client.session(None)
+        second = await client.new_session_handle()
+        seen = {"first": [], "second": []}
+        first.on("agent_end", lambda f: seen["first"].append(f))
+        second.on("agent_end", lambda f: seen["second"].append(f))
+        a, b = await asyncio.gather(first.prompt_and_wait("one", timeout=30), second.prompt_and_wait("two", timeout=30))
+        self.assertEqual(text_of(by_role(a, "user")[0]), "one")
+        self.assertEqual(text_of(by_role(b, "user")[0]), "two")
+        self.assertEqual((len(seen["first"]), len(seen["second"])), (1, 1))
+        sessions = (await client.get_open_sessions())["sessions"]
+        self.assertEqual([s["isDefault"] for s in sessions], [True, False])
+        self.assertEqual(sessions[1]["sessionId"], second.session_id)
+        self.assertEqual((await second.get_state())["messageCount"], 2)
+        await second.close()
+        with self.assertRaises(RpcError):
+            await second.get_state()
+
+
 class ShutdownTest(PithTestCase):
     async def test_clean_close(self):
         client = await self.start([])

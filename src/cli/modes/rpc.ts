@@ -19,19 +19,29 @@ function truthy(v: string | undefined): boolean {
 export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Environment): Promise<number> {
   const transport = createStdioTransport({ onWriteError: (err) => e.log(`stdout: ${err.message}`) });
   // A startup failure (bad session, unknown model) exits 1 before `ready` is written.
-  const { session, pithHome, registry } = await composeSession(args, settings, e);
+  const { session, pithHome, registry, createSession } = await composeSession(args, settings, e);
   const server = new RpcServer(session, transport, {
     deltaOnly: args.deltaStreaming,
     heartbeatMs: args.heartbeat,
     version: VERSION,
     emitTitle: !args.noTitle && (truthy(e.env.PITH_RPC_EMIT_TITLE) || truthy(e.env.PI_RPC_EMIT_TITLE)),
     log: e.log,
+    // create_session (issue 19): more sessions in this process, each with the extensions attached
+    sessionFactory: {
+      create: async (params, current) => {
+        const created = await createSession(params, current);
+        created.models.trackDiscovery(discovery); // create_session runs only after `discovery` is set
+        return created;
+      },
+      attach: (created, bindings) => attachExtensions(args, created, pithHome, e, bindings),
+    },
   });
   server.ready(VERSION);
   // File checkpoints (when on) look for git now, after `ready`: the probe spawns `git --version`.
   void session.checkpoints.start();
   // Live model discovery runs in the background; it never delays startup.
-  session.models.trackDiscovery(registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`)));
+  const discovery = registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`));
+  session.models.trackDiscovery(discovery);
   await attachExtensions(args, session, pithHome, e, server.extensionBindings);
   server.announceCommands();
   const onSignal = (code: number) => {

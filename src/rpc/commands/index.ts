@@ -11,6 +11,8 @@ import * as permissions from "./permissions.js";
 import * as compatPi from "./compat-pi.js";
 import * as protocol from "./protocol.js";
 import * as mcp from "./mcp.js";
+import * as sessionCatalog from "./session-catalog.js";
+import * as multiSession from "./multi-session.js";
 import type { CommandTable } from "./types.js";
 
 export const COMMANDS: CommandTable = {
@@ -26,6 +28,8 @@ export const COMMANDS: CommandTable = {
   ...compatPi,
   ...protocol,
   ...mcp,
+  ...sessionCatalog,
+  ...multiSession,
 };
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */
@@ -38,6 +42,8 @@ export const CONTROL_COMMANDS: ReadonlySet<string> = new Set([
   "get_integrations",
   "negotiate_protocol",
   "set_event_filter",
+  "close_session",
+  "get_open_sessions",
 ]);
 
 export type { CommandContext } from "./types.js";

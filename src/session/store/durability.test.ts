@@ -75,7 +75,7 @@ describe("writer lock", () => {
     const a = SessionStore.open(file, { cwd: "/w" });
     expect(fs.readFileSync(`${file}.lock`, "utf8").trim()).toBe(String(process.pid));
     expect(() => SessionStore.open(file, { cwd: "/w" })).toThrow(
-      `Session file is locked by another pith process (pid ${process.pid}): ${file}`,
+      `Session file is locked: already open in this process (pid ${process.pid}): ${file}`,
     );
     a.close();
     expect(fs.existsSync(`${file}.lock`)).toBe(false);

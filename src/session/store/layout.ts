@@ -20,13 +20,14 @@ export function newSessionFileName(id: string, now: number | Date = Date.now()):
   return `${iso}_${id}.jsonl`;
 }
 
-interface Candidate {
+export interface SessionFileStat {
   file: string;
+  size: number;
   mtimeMs: number;
 }
 
 /** `*.jsonl` files of `dir`, newest first; a missing dir has none. */
-function listSessionFiles(dir: string): Candidate[] {
+export function listSessionFiles(dir: string): SessionFileStat[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -34,12 +35,12 @@ function listSessionFiles(dir: string): Candidate[] {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw new PithError("io", `Cannot list sessions in ${dir}: ${errorMessage(err)}`, { cause: err });
   }
-  const out: Candidate[] = [];
+  const out: SessionFileStat[] = [];
   for (const name of names) {
     if (!name.endsWith(".jsonl")) continue;
     const file = path.join(dir, name);
     const st = fs.statSync(file, { throwIfNoEntry: false });
-    if (st?.isFile()) out.push({ file, mtimeMs: st.mtimeMs });
+    if (st?.isFile()) out.push({ file, size: st.size, mtimeMs: st.mtimeMs });
   }
   return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }

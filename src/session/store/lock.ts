@@ -47,7 +47,7 @@ function tryCreate(lockPath: string): boolean {
  */
 export function acquireLock(sessionPath: string): string {
   const lockPath = `${sessionPath}.lock`;
-  if (held.has(lockPath)) throw lockedError(process.pid, sessionPath);
+  if (held.has(lockPath)) throw new PithError("busy", `Session file is locked: already open in this process (pid ${process.pid}): ${sessionPath}`);
   for (let attempt = 0; attempt < 3; attempt++) {
     if (tryCreate(lockPath)) {
       held.add(lockPath);
@@ -72,6 +72,14 @@ function unlinkQuiet(lockPath: string): void {
       throw new PithError("io", `Cannot remove session lock ${lockPath}: ${errorMessage(err)}`, { cause: err });
     }
   }
+}
+
+/** The live process holding the writer lock of `sessionPath` (this process included), if any. */
+export function lockHolder(sessionPath: string): number | undefined {
+  const lockPath = `${sessionPath}.lock`;
+  if (held.has(lockPath)) return process.pid;
+  const owner = readOwner(lockPath);
+  return owner !== undefined && owner !== process.pid && pidAlive(owner) ? owner : undefined;
 }
 
 /** Release one lock taken by `acquireLock` (only if it still names this process). */

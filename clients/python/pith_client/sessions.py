@@ -1,0 +1,133 @@
+"""Session commands of issue 19: discovery, the tree, open/delete."""
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable, Dict, List, Optional
+
+
+class SessionsMixin:
+    async def request(self, command: str, /, **params: Any) -> Any:  # provided by PithClient
+        raise NotImplementedError
+
+    async def list_sessions(
+        self,
+        cwd: Optional[str] = None,
+        all: Optional[bool] = None,  # noqa: A002 - the wire name
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        query: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """One page of session files, newest first (``nextCursor`` when there are more)."""
+        return await self.request("list_sessions", cwd=cwd, all=all, limit=limit, cursor=cursor, query=query)
+
+    async def get_entries(self, since: Optional[str] = None) -> Dict[str, Any]:
+        return await self.request("get_entries", since=since)
+
+    async def get_tree(self) -> Dict[str, Any]:
+        return await self.request("get_tree")
+
+    async def open_session(self, session_dir: str) -> Dict[str, Any]:
+        return await self.request("open_session", sessionDir=session_dir)
+
+    async def delete_session(self, session_path: str) -> Dict[str, Any]:
+        return await self.request("delete_session", sessionPath=session_path)
+
+    # ── many sessions in one process ─────────────────────────────────────────
+
+    async def create_session(
+        self,
+        cwd: Optional[str] = None,
+        session_path: Optional[str] = None,
+        provider: Optional[str] = None,
+        model_id: Optional[str] = None,
+        no_session: Optional[bool] = None,
+    ) -> Dict[str, Any]:
+        """Opens another independent session in the process; returns ``{sessionId, sessionFile?}``."""
+        return await self.request(
+            "create_session", cwd=cwd, sessionPath=session_path, provider=provider, modelId=model_id, noSession=no_session
+        )
+
+    async def close_session(self, session_id: str) -> None:
+        return await self.request("close_session", sessionId=session_id)
+
+    async def get_open_sessions(self) -> Dict[str, Any]:
+        return await self.request("get_open_sessions")
+
+    def session(self, session_id: Optional[str]) -> "SessionHandle":
+        """A handle for one session (``None``: the process's first session)."""
+        return SessionHandle(self, session_id)
+
+    async def new_session_handle(self, **params: Any) -> "SessionHandle":
+        """``create_session(**params)`` and its handle."""
+        created = await self.create_session(**params)
+        return self.session(created["sessionId"])
+
+
+class SessionHandle:
+    """One session of a multi-session process: its commands carry ``sessionId``; ``on`` sees only its frames."""
+
+    def __init__(self, client: Any, session_id: Optional[str]) -> None:
+        self.client = client
+        self.session_id = session_id
+
+    async def request(self, command: str, /, **params: Any) -> Any:
+        if self.session_id is not None:
+            params["sessionId"] = self.session_id
+        return await self.client.request(command, **params)
+
+    def on(self, event_type: str, handler: Callable[[Dict[str, Any]], Any]) -> Callable[[], None]:
+        def only_mine(frame: Dict[str, Any]) -> Any:
+            if frame.get("sessionId") == self.session_id:
+                return handler(frame)
+            return None
+
+        return self.client.on(event_type, only_mine)
+
+    async def prompt(self, message: str, images: Optional[list] = None) -> None:
+        return await self.request("prompt", message=message, images=images)
+
+    async def abort(self) -> None:
+        return await self.request("abort")
+
+    async def get_state(self) -> Dict[str, Any]:
+        return await self.request("get_state")
+
+    async def get_messages(self) -> Dict[str, Any]:
+        return await self.request("get_messages")
+
+    async def set_model(self, provider: str, model_id: str) -> Dict[str, Any]:
+        return await self.request("set_model", provider=provider, modelId=model_id)
+
+    async def get_entries(self, since: Optional[str] = None) -> Dict[str, Any]:
+        return await self.request("get_entries", since=since)
+
+    async def close(self) -> None:
+        if self.session_id is None:
+            raise ValueError("the first session closes with the process")
+        return await self.client.close_session(self.session_id)
+
+    async def prompt_and_wait(self, message: str, timeout: float = 600.0) -> List[Dict[str, Any]]:
+        """Prompts and returns the run's messages once this session is idle again."""
+        loop = asyncio.get_running_loop()
+        messages: List[Dict[str, Any]] = []
+        ended = asyncio.Event()
+
+        def on_end(frame: Dict[str, Any]) -> None:
+            messages.extend(frame.get("messages") or [])
+            ended.set()
+
+        off = self.on("agent_end", on_end)
+        deadline = loop.time() + timeout
+        try:
+            await self.prompt(message)
+            while True:
+                try:
+                    await asyncio.wait_for(ended.wait(), 0.1)
+                except asyncio.TimeoutError:
+                    pass
+                if ended.is_set() and not (await self.get_state())["isStreaming"]:
+                    return messages
+                if loop.time() > deadline:
+                    raise TimeoutError(f"session {self.session_id} did not become idle in time")
+        finally:
+            off()

@@ -1,0 +1,62 @@
+// Client methods for the session commands of issue 19: discovery, the tree, open/delete.
+import type { CreateSessionParams, RpcResponseData } from "../protocol/index.js";
+import { RpcConnection } from "./connection.js";
+import { SessionHandle } from "./session-handle.js";
+
+type Data<T extends Parameters<RpcConnection["request"]>[0]> = RpcResponseData<T>;
+
+export interface ListSessionsOptions {
+  /** List this project's folder instead of the agent's session folder. */
+  cwd?: string;
+  /** List every project folder. */
+  all?: boolean;
+  limit?: number;
+  cursor?: string;
+  query?: string;
+}
+
+export abstract class RpcSessionCommands extends RpcConnection {
+  /** One page of session files, newest first (`nextCursor` when there are more). */
+  listSessions(opts: ListSessionsOptions = {}): Promise<Data<"list_sessions">> {
+    return this.request("list_sessions", opts);
+  }
+  /** Every entry of the open session file, or those after entry `since`. */
+  getEntries(since?: string): Promise<Data<"get_entries">> {
+    return this.request("get_entries", { since });
+  }
+  /** The open session's entries as a tree (nodes `{entry, children, label?}`). */
+  getTree(): Promise<Data<"get_tree">> {
+    return this.request("get_tree", {});
+  }
+  /** Resumes the newest session of `sessionDir`, or starts one there. */
+  openSession(sessionDir: string): Promise<Data<"open_session">> {
+    return this.request("open_session", { sessionDir });
+  }
+  /** Deletes a session file nobody has open. */
+  deleteSession(sessionPath: string): Promise<Data<"delete_session">> {
+    return this.request("delete_session", { sessionPath });
+  }
+
+  // ── many sessions in one process ──────────────────────────────────────────
+
+  /** Opens another independent session; omitted fields follow the first session. */
+  createSession(params: CreateSessionParams = {}): Promise<Data<"create_session">> {
+    return this.request("create_session", params);
+  }
+  /** Closes a session opened with createSession. */
+  closeSession(sessionId: string): Promise<Data<"close_session">> {
+    return this.request("close_session", { sessionId });
+  }
+  getOpenSessions(): Promise<Data<"get_open_sessions">> {
+    return this.request("get_open_sessions", {});
+  }
+  /** A handle for a session by id (undefined: the first session). */
+  session(sessionId: string | undefined): SessionHandle {
+    return new SessionHandle(this, sessionId);
+  }
+  /** createSession, returning its handle. */
+  async newSessionHandle(params: CreateSessionParams = {}): Promise<SessionHandle> {
+    const { sessionId } = await this.createSession(params);
+    return this.session(sessionId);
+  }
+}

@@ -1,0 +1,64 @@
+// The TypeScript client's session methods (issue 19) against the built CLI with the scripted
+// provider: list/entries/tree/open/delete, and session handles running two sessions at once.
+import { afterEach, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { RpcClient, RpcError } from "../../src/client/index.js";
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli.js");
+const open: RpcClient[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close();
+});
+const temp = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
+
+async function startPith(replies: object[]): Promise<RpcClient> {
+  const cwd = temp("pith-client-cwd-");
+  const home = temp("pith-client-home-");
+  writeFileSync(path.join(cwd, "script.json"), JSON.stringify({ replies }));
+  const client = new RpcClient({ cliPath: CLI, cwd, env: { PATH: process.env.PATH, HOME: home, PITH_HOME: home }, args: ["--provider", "scripted", "--model", "script.json"] });
+  open.push(client);
+  await client.start();
+  return client;
+}
+
+const textOf = (m: any) => (typeof m.content === "string" ? m.content : m.content.filter((b: any) => b.type === "text").map((b: any) => b.text).join(""));
+
+describe("RpcClient session methods", () => {
+  it("lists, reads, opens and deletes sessions", async () => {
+    const client = await startPith([{ text: "Stored." }]);
+    await client.promptAndWait("Remember this");
+    const { sessionFile } = await client.getState();
+    const listed = await client.listSessions({ query: "REMEMBER" });
+    expect(listed.sessions.map((s) => [s.path, s.messageCount, s.firstMessage])).toEqual([[sessionFile, 2, "Remember this"]]);
+    const { entries, leafId } = await client.getEntries();
+    expect(leafId).toBe((entries.at(-1) as any).id);
+    expect((await client.getEntries((entries.at(-2) as any).id)).entries).toEqual(entries.slice(-1));
+    await expect(client.getEntries("nope")).rejects.toBeInstanceOf(RpcError);
+    expect((await client.getTree()).tree).toHaveLength(1);
+    expect(await client.openSession(temp("pith-client-open-"))).toMatchObject({ cancelled: false, resumed: false });
+    expect(await client.deleteSession(sessionFile as string)).toEqual({ path: sessionFile });
+    expect(existsSync(sessionFile as string)).toBe(false);
+  });
+
+  it("session handles address their own session and see only its frames", async () => {
+    const client = await startPith([{ text: "Answer from the script." }]);
+    const first = client.session(undefined);
+    const second = await client.newSessionHandle();
+    const ends: Record<string, number> = { first: 0, second: 0 };
+    first.on("agent_end", () => ends.first++);
+    second.on("agent_end", () => ends.second++);
+    const [a, b] = await Promise.all([first.promptAndWait("one", { timeoutMs: 30_000 }), second.promptAndWait("two", { timeoutMs: 30_000 })]);
+    expect(textOf(a.find((m) => m.role === "user"))).toBe("one");
+    expect(textOf(b.find((m) => m.role === "user"))).toBe("two");
+    expect(ends).toEqual({ first: 1, second: 1 });
+    const open = (await client.getOpenSessions()).sessions;
+    expect(open.map((s) => [s.isDefault, s.sessionId])).toEqual([[true, expect.any(String)], [false, second.sessionId]]);
+    expect((await second.getState()).messageCount).toBe(2);
+    expect((await first.getMessages()).messages.map(textOf)).toEqual(["one", "Answer from the script."]);
+    await second.close();
+    await expect(second.getState()).rejects.toThrow(/Unknown session/);
+  });
+});
