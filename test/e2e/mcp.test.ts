@@ -157,7 +157,8 @@ describe("MCP servers through the built CLI", () => {
     llm.enqueue({ toolCalls: [call("c_hang", "mcp__fx__hang")] });
     const from = p.frames.length;
     expect((await p.request({ type: "prompt", message: "hang" })).success).toBe(true);
-    await p.waitFor((f) => f.type === "tool_execution_start" && f.toolCallId === "c_hang", 30_000, from);
+    // the call is running on the server (its progress update arrived), so the abort must cancel it there
+    await p.waitFor((f) => f.type === "tool_execution_update" && f.toolCallId === "c_hang", 30_000, from);
     const t0 = Date.now();
     const res = await p.request({ type: "abort" }, 5_000);
     const abortMs = Date.now() - t0;

@@ -73,6 +73,8 @@ function bare(v: unknown): string {
   return JSON.stringify(v, (key, value) => (key === "cache_control" ? undefined : value));
 }
 
+/** The breakpoint key of the last tool (`--tools edit` also brings ast_edit, as in the reference). */
+const lastTool = (req: FakeRequest) => `tool${(req.body.tools as unknown[]).length - 1}`;
 const stablePrefix = (req: FakeRequest) => bare({ tools: req.body.tools, system: req.body.system });
 
 const lastIndex = (req: FakeRequest) => `msg${req.body.messages.length - 1}.${req.body.messages.at(-1).content.length - 1}`;
@@ -95,7 +97,7 @@ describe("Anthropic prompt caching on the wire", () => {
     expect(reqs).toHaveLength(4);
 
     // first request: last tool, system prompt, the user message
-    expect(breakpoints(reqs[0])).toEqual({ tool3: EPHEMERAL, system0: EPHEMERAL, "msg0.0": EPHEMERAL });
+    expect(breakpoints(reqs[0])).toEqual({ [lastTool(reqs[0]!)]: EPHEMERAL, system0: EPHEMERAL, "msg0.0": EPHEMERAL });
     for (let i = 1; i < reqs.length; i++) {
       const [prev, req] = [reqs[i - 1], reqs[i]];
       const marks = breakpoints(req);
@@ -169,7 +171,7 @@ describe("Anthropic prompt caching on the wire", () => {
     expect(stablePrefix(after)).toBe(stablePrefix(beforeCompact));
     expect(JSON.stringify(after.body.messages[0])).toContain("Summary of the first task.");
     const marks = breakpoints(after);
-    expect(marks).toMatchObject({ tool3: EPHEMERAL, system0: EPHEMERAL, [lastIndex(after)]: EPHEMERAL });
+    expect(marks).toMatchObject({ [lastTool(after)]: EPHEMERAL, system0: EPHEMERAL, [lastIndex(after)]: EPHEMERAL });
     const prefixTokens = Math.ceil(Buffer.byteLength(bare(after.body.tools)) / 4);
     expect(llm.bills[bb].cacheRead).toBeGreaterThanOrEqual(prefixTokens);
   });
@@ -188,7 +190,7 @@ describe("Anthropic prompt caching on the wire", () => {
     const [first, second] = llm.requests.slice(b);
     expect(first.body.model).toBe("claude-b");
     expect(stablePrefix(first)).toBe(stablePrefix(onA));
-    expect(breakpoints(first)).toMatchObject({ tool3: EPHEMERAL, system0: EPHEMERAL, [lastIndex(first)]: EPHEMERAL });
+    expect(breakpoints(first)).toMatchObject({ [lastTool(first)]: EPHEMERAL, system0: EPHEMERAL, [lastIndex(first)]: EPHEMERAL });
     // caches are per model: the switch writes, the next request reads all of it
     expect(llm.bills[bb].cacheRead).toBe(0);
     expect(llm.bills[bb + 1].cacheRead).toBe(llm.bills[bb].cacheWrite);
@@ -214,7 +216,7 @@ describe("Anthropic prompt caching on the wire", () => {
     const bb = llm.bills.length;
     llm.enqueue({ text: "one" });
     const frames = await p.promptAndWait("first");
-    expect(breakpoints(llm.requests[b])).toEqual({ tool3: HOUR, system0: HOUR, "msg0.0": HOUR });
+    expect(breakpoints(llm.requests[b])).toEqual({ [lastTool(llm.requests[b]!)]: HOUR, system0: HOUR, "msg0.0": HOUR });
     const bill = llm.bills[bb];
     const [reply] = messageEnds(frames);
     expect(reply.usage.cacheWrite1h).toBe(bill.cacheWrite);

@@ -82,7 +82,7 @@ function normalize(value: unknown): unknown {
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      if (k === "timestamp" || k === "id" || k === "responseId" || k === "duration" || k === "durationMs" || k === "ttft") continue;
+      if (k === "timestamp" || k === "id" || k === "responseId" || k === "duration" || k === "durationMs" || k === "ttft" || k === "promptId" || k === "messageId") continue;
       out[k] = normalize(v);
     }
     return out;

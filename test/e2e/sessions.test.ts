@@ -127,8 +127,11 @@ describe("get_state and the session file", () => {
     const p = await start();
     llm.enqueue({ hang: true });
     const from = p.frames.length;
+    const requests = llm.requests.length;
     expect((await p.request({ type: "prompt", message: "long" })).success).toBe(true);
     await p.waitFor((f) => f.type === "message_start" && f.message.role === "assistant", 10_000, from);
+    // the hanging reply must be taken by this request, not left for the next test's prompt
+    await llm.waitForRequests(requests + 1, 10_000);
     await ok(p, { type: "follow_up", message: "later" });
     await ok(p, { type: "steer", message: "now" });
     const s = await state(p);

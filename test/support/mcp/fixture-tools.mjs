@@ -6,7 +6,7 @@
 //   image {}               a caption and a 1×1 PNG
 //   fail {message}         an `isError` result carrying `message`
 //   progress {steps, delayMs?}  one progress notification per step, then "done after N steps"
-//   hang {}                never answers; counts the MCP cancellation when it arrives
+//   hang {}                reports progress 0 ("hanging"), never answers; counts the MCP cancellation when it arrives
 //   cancellations {}       how many cancellations this process has received
 //   crash {code?}          exits the process (default code 3) in the middle of the call
 //   resources {}           embedded text resource, embedded blob (PNG and octet-stream), resource link
@@ -59,13 +59,17 @@ export function createFixtureServer(name) {
       return text(`done after ${steps} steps`);
     },
   );
-  server.registerTool("hang", { description: "Never answers" }, (extra) => {
-    return new Promise((_resolve, reject) => {
+  server.registerTool("hang", { description: "Never answers" }, async (extra) => {
+    const stopped = new Promise((_resolve, reject) => {
       extra.signal.addEventListener("abort", () => {
         state.cancellations++;
         reject(new Error("cancelled"));
       });
     });
+    // Says it is running (a progress update when the caller asked for them), then never answers.
+    const token = extra._meta?.progressToken;
+    if (token !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: 0, message: "hanging" } });
+    return stopped;
   });
   server.registerTool("cancellations", { description: "Counts cancellations received" }, async () => text(String(state.cancellations)));
   server.registerTool("crash", { description: "Exits the process", inputSchema: { code: z.number().int().optional() } }, async ({ code }) => {
