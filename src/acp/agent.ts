@@ -169,9 +169,11 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
       later(() => s.announceCommands());
       return { configOptions: configOptions(s.session), modes: modeState(s.session) };
     })
-    .onRequest(acp.methods.agent.session.list, ({ params }) => ({
-      sessions: host.list(params.cwd ?? undefined).map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt ?? null })),
-    }))
+    .onRequest(acp.methods.agent.session.list, ({ params }) => {
+      const page = host.list(params.cwd ?? undefined, params.cursor ?? undefined);
+      const sessions = page.sessions.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt ?? null }));
+      return page.nextCursor ? { sessions, nextCursor: page.nextCursor } : { sessions };
+    })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       const s = find(params.sessionId);
       sessions.delete(params.sessionId);

@@ -26,7 +26,8 @@ export { createJsonlStorage, type SessionStorage } from "./store/storage.js";
 export type { SessionLog } from "./store/session-log.js";
 export type { SessionHeader, SessionEntry } from "./store/entry-types.js";
 export { releaseAllLocks } from "./store/lock.js";
-export { sessionDirFor, resolveSessionArg, sessionFileSummaries, type SessionFileSummary } from "./store/layout.js";
+export { sessionDirFor, resolveSessionArg } from "./store/layout.js";
+export { listSessions, projectDirsOf } from "./store/session-list.js";
 export { buildSystemPrompt, resolvePromptArg } from "./system-prompt.js";
 export { discoverContextFiles } from "./context-files.js";
 

@@ -121,6 +121,7 @@ describe("pith --mode acp", () => {
     const second = await start({ home: first.home, cwd: first.cwd });
     const listed = await second.agent.request(acp.methods.agent.session.list, { cwd: first.cwd });
     expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
+    expect(listed.sessions.find((s) => s.sessionId === sessionId)).toMatchObject({ cwd: first.cwd, title: "what is in n.txt?" });
     await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: first.cwd, mcpServers: [] });
     const kinds = second.updatesOf(sessionId).map((u) => u.sessionUpdate).filter((k) => k !== "available_commands_update");
     expect(kinds).toEqual(["user_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "agent_message_chunk"]);

@@ -1,11 +1,10 @@
 // ACP mode (`pith --mode acp`): an Agent Client Protocol agent on stdin/stdout for editors.
 // Only protocol frames reach stdout: everything else written there (extensions' console.log,
 // stray writes) is sent to stderr. The SDK is loaded here, never in the other modes.
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { AcpHost, AcpSessionSpec, HostedAcpSession } from "../../acp/index.js";
-import { releaseAllLocks, resolveSessionArg, sessionDirFor, sessionFileSummaries } from "../../session/index.js";
+import { listSessions, projectDirsOf, releaseAllLocks, resolveSessionArg, sessionDirFor } from "../../session/index.js";
 import { createNodeFsOps, overlayTextFiles } from "../../tools/index.js";
 import { killAllProcessGroups } from "../../tools/ops/process-groups.js";
 import type { ParsedArgs } from "../args.js";
@@ -44,25 +43,18 @@ function createHost(args: ParsedArgs, startSettings: Settings, e: Environment): 
     log: e.log,
     create: (spec) => compose(spec, undefined),
     open: (sessionId, spec) => compose(spec, resolveSessionArg(sessionId, folderOf(spec.cwd), spec.cwd, args.sessionDir ? undefined : sessionsRoot)),
-    list: (cwd) => {
-      const dirs = cwd ? [folderOf(cwd)] : listDirs(sessionsRoot);
-      const all = dirs.flatMap((d) => sessionFileSummaries(d));
-      all.sort((a, b) => b.modifiedAt.getTime() - a.modifiedAt.getTime());
-      return all.map((s) => ({ sessionId: s.id, cwd: s.cwd ?? cwd ?? "", updatedAt: s.modifiedAt.toISOString() }));
+    list: (cwd, cursor) => {
+      // the same cached scan as RPC's list_sessions: names and first messages without full parses
+      const { sessions, nextCursor } = listSessions({ dirs: cwd ? [folderOf(cwd)] : projectDirsOf(sessionsRoot), cursor, limit: 200 });
+      const title = (s: (typeof sessions)[number]) => s.name ?? (s.firstMessage ? s.firstMessage.replace(/\s+/g, " ").slice(0, 80) : undefined);
+      return {
+        sessions: sessions.map((s) => ({ sessionId: s.id, cwd: s.cwd, title: title(s), updatedAt: s.modifiedAt })),
+        ...(nextCursor ? { nextCursor } : {}),
+      };
     },
     authProblem: () => probe.problem,
     acceptsImages: () => probe.model?.input.includes("image") ?? true,
   };
-}
-
-function listDirs(root: string): string[] {
-  try {
-    return readdirSync(root, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => path.join(root, d.name));
-  } catch {
-    return [];
-  }
 }
 
 export async function runAcpMode(args: ParsedArgs, settings: Settings, e: Environment): Promise<number> {

@@ -134,20 +134,3 @@ function headerCwd(file: string): string | undefined {
   const cwd = readHeader(file)?.cwd;
   return typeof cwd === "string" ? cwd : undefined;
 }
-
-export interface SessionFileSummary {
-  file: string;
-  id: string;
-  cwd: string | undefined;
-  modifiedAt: Date;
-}
-
-/** The session files of `dir` (header read only), newest first; files without a header are left out. */
-export function sessionFileSummaries(dir: string): SessionFileSummary[] {
-  const out: SessionFileSummary[] = [];
-  for (const c of listSessionFiles(dir)) {
-    const header = readHeader(c.file);
-    if (header) out.push({ file: c.file, id: header.id, cwd: typeof header.cwd === "string" ? header.cwd : undefined, modifiedAt: new Date(c.mtimeMs) });
-  }
-  return out;
-}
