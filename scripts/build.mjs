@@ -40,7 +40,7 @@ const common = {
   plugins: [jsonAsParse],
   // Native addons (a `.node` binary, a tree-sitter grammar found beside its package) cannot be
   // bundled: they load from node_modules at run time, on first use (dynamic import).
-  external: ["@ast-grep/napi", "@ast-grep/lang-bash"],
+  external: ["@ast-grep/napi", "@ast-grep/lang-bash", "sharp"],
   define: { __PITH_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __pithCreateRequire } from 'node:module'; const require = __pithCreateRequire(import.meta.url);" },
   logLevel: "warning",

@@ -27,7 +27,7 @@ export async function startupBundle(outdir: string, entryPoint = "src/cli/main.t
     minifySyntax: true,
     logLevel: "silent",
     // As scripts/build.mjs: native addons load from node_modules at run time.
-    external: ["@ast-grep/napi", "@ast-grep/lang-bash"],
+    external: ["@ast-grep/napi", "@ast-grep/lang-bash", "sharp"],
     define: { __PITH_VERSION__: '"0.0.0-startup"' },
   });
   const meta = result.metafile;

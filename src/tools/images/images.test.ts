@@ -42,3 +42,21 @@ describe("display_image", () => {
     expect(out.result.details).toMatchObject({ mimeType: "image/png", displayMethod: "inline" });
   });
 });
+
+describe("images too big to send", () => {
+  it("are scaled to fit 2,000 px a side (PNG stays PNG), with what was done in details", async () => {
+    const sharp = (await import("sharp")).default;
+    const big = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: "#3366cc" } }).png().toBuffer();
+    writeTree(tmp.dir, { "big.png": big });
+    const out = await runTool(createDisplayImageTool({ fs }), { path: "big.png" }, makeCtx(tmp.dir));
+    const image = out.result.content[0] as { type: string; data: string; mimeType: string };
+    expect(image.mimeType).toBe("image/png");
+    const meta = await sharp(Buffer.from(image.data, "base64")).metadata();
+    expect([meta.width, meta.height]).toEqual([2000, 1000]);
+    expect(out.result.details).toMatchObject({ resized: { from: { width: 3000, height: 1500 }, to: { width: 2000, height: 1000 } } });
+    // a small image goes through untouched
+    const small = await runTool(createDisplayImageTool({ fs }), { path: "dot.png" }, makeCtx(tmp.dir));
+    expect((small.result.content[0] as { data: string }).data).toBe(PNG);
+    expect(small.result.details).not.toHaveProperty("resized");
+  });
+});

@@ -7,9 +7,10 @@ import { resolveToolPath } from "../paths.js";
 import { detectImageMime } from "../read/image.js";
 import { jsonSchema } from "../schema.js";
 import { formatSize } from "../truncate.js";
+import { fitImage, type Resized } from "./fit.js";
 import type { Tool } from "../types.js";
 
-/** Images larger than this are refused (no resizing library is bundled). */
+/** Image files larger than this are refused; smaller ones too big to send are scaled down (fit.ts). */
 export const MAX_IMAGE_INPUT_BYTES = 20 * 1024 * 1024;
 
 export const INSPECT_SYSTEM_PROMPT = `You are an image-analysis assistant.
@@ -42,7 +43,7 @@ const DisplayParams = Type.Object(
 export type InspectImageArgs = Static<typeof InspectParams>;
 export type DisplayImageArgs = Static<typeof DisplayParams>;
 
-async function loadImage(fs: FsOps, shown: string, cwd: string, tool: string): Promise<{ image: ImageContent; abs: string }> {
+async function loadImage(fs: FsOps, shown: string, cwd: string, tool: string): Promise<{ image: ImageContent; abs: string; resized?: Resized }> {
   const abs = resolveToolPath(shown, cwd);
   const st = await fs.stat(abs);
   if (!st || !st.isFile) throw new Error(st ? `Not a file: ${shown}` : `File not found: ${shown}`);
@@ -50,7 +51,8 @@ async function loadImage(fs: FsOps, shown: string, cwd: string, tool: string): P
   const buf = await fs.readFile(abs);
   const mimeType = detectImageMime(buf);
   if (!mimeType) throw new Error(`${tool} only supports PNG, JPEG, GIF, and WEBP files detected by file content.`);
-  return { image: { type: "image", data: buf.toString("base64"), mimeType }, abs };
+  const { image, resized } = await fitImage(buf, mimeType);
+  return resized ? { image, abs, resized } : { image, abs };
 }
 
 export function createInspectImageTool(opts: { fs: FsOps; vision: VisionPort }): Tool<InspectImageArgs> {
@@ -84,10 +86,10 @@ export function createDisplayImageTool(opts: { fs: FsOps }): Tool<DisplayImageAr
     concurrency: "shared",
     source: "builtin",
     async execute(args, ctx) {
-      const { image, abs } = await loadImage(opts.fs, args.path, ctx.cwd, "display_image");
+      const { image, abs, resized } = await loadImage(opts.fs, args.path, ctx.cwd, "display_image");
       return {
         content: [image, ...(args.caption ? [{ type: "text" as const, text: args.caption }] : [])],
-        details: { imagePath: abs, mimeType: image.mimeType, displayMethod: "inline" },
+        details: { imagePath: abs, mimeType: image.mimeType, displayMethod: "inline", ...(resized ? { resized } : {}) },
       };
     },
   };
