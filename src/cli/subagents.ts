@@ -40,7 +40,7 @@ export function createSubagentFactory(c: SubagentContext): SubagentFactory {
         file.close();
         throw err;
       }
-      return wrap(session);
+      return wrap(session, file);
     },
   };
 }
@@ -54,7 +54,7 @@ function textOf(m: AgentMessage | undefined): string {
     .trim();
 }
 
-function wrap(session: AgentSession): Subagent {
+function wrap(session: AgentSession, file: SessionLog): Subagent {
   return {
     async run(assignment, o): Promise<SubagentRunResult> {
       let turns = 0;
@@ -82,6 +82,14 @@ function wrap(session: AgentSession): Subagent {
       };
       try {
         const output = o.schema !== undefined ? await session.compileOutputSchema(o.schema) : undefined;
+        const state = session.getState();
+        file.append({
+          type: "session_init",
+          systemPrompt: state.systemPrompt,
+          task: assignment,
+          tools: (state.dumpTools ?? []).map((t) => t.name),
+          ...(o.schema !== undefined ? { outputSchema: o.schema } : {}),
+        });
         const handle = session.prompt(assignment, output ? { output } : {});
         await handle.accepted;
         const outcome = await handle.outcome;

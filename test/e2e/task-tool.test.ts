@@ -94,6 +94,12 @@ describe("the task tool end to end", () => {
     const children = headers.filter((h) => h.header.parentSession === stats.sessionFile);
     expect(children).toHaveLength(3);
     for (const c of end.result.details.subagents) expect(children.map((h) => h.file)).toContain(c.sessionFile);
+    // ... and starts with a session_init entry: the assignment, the tools and the system prompt.
+    const alpha = end.result.details.subagents[0].sessionFile as string;
+    const init = readFileSync(alpha, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === "session_init");
+    expect(init).toMatchObject({ task: "SHARED-CTX\n\nASSIGN-ALPHA" });
+    expect(init.tools).toContain("bash");
+    expect(init.systemPrompt).toContain("subagent");
   }, 90_000);
 
   it("a subagent's provider error is an error in its own section, not a failed run", async () => {
@@ -153,6 +159,27 @@ describe("the task tool end to end", () => {
     expect(JSON.stringify(subReqs[1]!.body)).toMatch(/bash/i);
     expect(resultText(endOf(frames, "t4"))).toContain("bash was refused");
     expect(readdirSync(p.cwd)).not.toContain("pwned.txt");
+  }, 90_000);
+
+  it("with a schema each subagent answers through submit_result and its section is the validated JSON", async () => {
+    const p = await start();
+    const P = "structured";
+    const schema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
+    llm.enqueue(
+      forParent(P, taskCall("t6", "task", [["s", "ASSIGN-SCHEMA"]], { schema })),
+      forSub("ASSIGN-SCHEMA", { text: "I forgot the tool" }),
+      forSub("ASSIGN-SCHEMA", { toolCalls: [{ id: "sr", name: "submit_result", arguments: { result: { data: { n: 42 } } } }] }),
+      forSub("ASSIGN-SCHEMA", { text: "submitted" }),
+      forParent(P, { text: "ok" }),
+    );
+    const before = llm.requests.length;
+    const frames = await p.promptAndWait(P, {}, 60_000);
+    const end = endOf(frames, "t6");
+    expect(end.result.details.subagents[0].output).toEqual({ n: 42 });
+    expect(resultText(end)).toContain('## Task s: job s\n{\n  "n": 42\n}');
+    const subReqs = llm.requests.slice(before).filter(forAssignment("ASSIGN-SCHEMA"));
+    expect(toolNames(subReqs[0]!)).toContain("submit_result");
+    expect(JSON.stringify(subReqs[1]!.body)).toContain("You stopped without calling submit_result");
   }, 90_000);
 
   it("aborting the parent mid-subagent ends every subagent", async () => {
