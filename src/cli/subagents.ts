@@ -25,7 +25,7 @@ export function createSubagentFactory(c: SubagentContext): SubagentFactory {
     maxConcurrency: c.maxConcurrency,
     maxRecursionDepth: c.maxRecursionDepth,
     agents: c.agents,
-    async create(agent) {
+    async create(agent, label) {
       const parent = c.parent();
       let model = parent.models.current;
       if (agent.model) {
@@ -40,6 +40,13 @@ export function createSubagentFactory(c: SubagentContext): SubagentFactory {
         file.close();
         throw err;
       }
+      // The subagent's approval dialogs reach the host through the parent's, naming the subagent.
+      session.permissions.setAsker({
+        ask: (request, signal) => {
+          const dialogs = parent.permissions.dialogs;
+          return dialogs ? dialogs.ask({ ...request, title: `[subagent ${label} (${agent.name})] ${request.title}` }, signal) : Promise.resolve("no-ui");
+        },
+      });
       return wrap(session, file);
     },
   };

@@ -182,6 +182,30 @@ describe("the task tool end to end", () => {
     expect(JSON.stringify(subReqs[1]!.body)).toContain("You stopped without calling submit_result");
   }, 90_000);
 
+  it("a subagent's permission ask reaches the host through the parent's dialog, naming the subagent", async () => {
+    const p = await start({}, (cwd) => {
+      mkdirSync(path.join(cwd, ".pith"), { recursive: true });
+      writeFileSync(path.join(cwd, ".pith", "settings.json"), JSON.stringify({ permissions: { mode: "ask-writes" } }));
+      writeFileSync(path.join(cwd, "notes.txt"), "alpha\n");
+    });
+    const P = "edit via a subagent";
+    llm.enqueue(
+      forParent(P, taskCall("t7", "task", [["ed", "ASSIGN-EDIT"]])),
+      forSub("ASSIGN-EDIT", { toolCalls: [{ id: "se", name: "edit", arguments: { path: "notes.txt", oldText: "alpha", newText: "beta" } }] }),
+      forSub("ASSIGN-EDIT", { text: "edited" }),
+      forParent(P, { text: "ok" }),
+    );
+    const from = p.frames.length;
+    expect((await p.request({ type: "prompt", message: P })).success).toBe(true);
+    const dialog = await p.waitFor((f) => f.type === "extension_ui_request" && f.method === "select", 30_000, from);
+    expect(dialog.title).toBe("[subagent ed (task)] Allow edit: notes.txt?");
+    expect(dialog.permission).toMatchObject({ toolCallId: "se", toolName: "edit" });
+    p.send({ type: "extension_ui_response", id: dialog.id, value: "Allow once" });
+    await p.waitIdle(30_000, from);
+    expect(readFileSync(path.join(p.cwd, "notes.txt"), "utf8")).toBe("beta\n");
+    expect(resultText(endOf(p.frames.slice(from), "t7"))).toContain("## Task ed: job ed\nedited");
+  }, 90_000);
+
   it("aborting the parent mid-subagent ends every subagent", async () => {
     const p = await start();
     const P = "then abort";
