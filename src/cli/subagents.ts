@@ -1,6 +1,6 @@
 // The composition root's side of the `task` tool: a SubagentFactory per session that builds each
 // subagent as a full AgentSession in this process, its session file linked to the parent's.
-import type { AgentSession, SessionLog, SessionStorage } from "../session/index.js";
+import type { AgentSession, SessionLog, SessionStorage, SubagentLifecycle } from "../session/index.js";
 import type { AgentMessage, Model, Usage } from "../shared/types.js";
 import { addUsage, emptyUsage, type AgentDefinition, type Subagent, type SubagentFactory, type SubagentRunResult } from "../tools/index.js";
 
@@ -25,7 +25,7 @@ export function createSubagentFactory(c: SubagentContext): SubagentFactory {
     maxConcurrency: c.maxConcurrency,
     maxRecursionDepth: c.maxRecursionDepth,
     agents: c.agents,
-    async create(agent, label) {
+    async create(agent, label, meta) {
       const parent = c.parent();
       let model = parent.models.current;
       if (agent.model) {
@@ -47,7 +47,17 @@ export function createSubagentFactory(c: SubagentContext): SubagentFactory {
           return dialogs ? dialogs.ask({ ...request, title: `[subagent ${label} (${agent.name})] ${request.title}` }, signal) : Promise.resolve("no-ui");
         },
       });
-      return wrap(session, file);
+      const lifecycle = (status: SubagentLifecycle["status"]): void => {
+        const payload: SubagentLifecycle = { id: label, agent: agent.name, agentSource: agent.source === "builtin" ? "builtin" : "file", description: meta.description, status, index: meta.index, parentToolCallId: meta.parentToolCallId };
+        const f = session.history.sessionFile;
+        if (f !== undefined) payload.sessionFile = f;
+        parent.subagents.report(payload, status === "started" ? assignmentOf : undefined);
+      };
+      let assignmentOf: string | undefined;
+      return wrap(session, file, (assignment) => {
+        assignmentOf = assignment;
+        lifecycle("started");
+      }, (status) => lifecycle(status === "completed" ? "completed" : status === "aborted" ? "aborted" : "failed"));
     },
   };
 }
@@ -61,7 +71,7 @@ function textOf(m: AgentMessage | undefined): string {
     .trim();
 }
 
-function wrap(session: AgentSession, file: SessionLog): Subagent {
+function wrap(session: AgentSession, file: SessionLog, started: (assignment: string) => void, ended: (status: SubagentRunResult["status"]) => void): Subagent {
   return {
     async run(assignment, o): Promise<SubagentRunResult> {
       let turns = 0;
@@ -87,6 +97,8 @@ function wrap(session: AgentSession, file: SessionLog): Subagent {
         if (m) r.model = `${m.provider}/${m.id}`;
         return r;
       };
+      started(assignment);
+      let status: SubagentRunResult["status"] = "error";
       try {
         const output = o.schema !== undefined ? await session.compileOutputSchema(o.schema) : undefined;
         const state = session.getState();
@@ -108,11 +120,13 @@ function wrap(session: AgentSession, file: SessionLog): Subagent {
         if (outcome.error) r.error = outcome.error.message;
         else if (outcome.status === "error") r.error = last?.role === "assistant" && last.errorMessage ? last.errorMessage : "the subagent's run failed";
         if (outcome.output !== undefined) r.output = outcome.output;
+        status = r.status;
         return r;
       } catch (err) {
         return { ...base(), status: "error", text: "", error: (err as Error).message ?? String(err) };
       } finally {
         off();
+        ended(status);
       }
     },
     abort: () => session.abort(),

@@ -87,6 +87,8 @@ describe("the task tool end to end", () => {
     const last = llm.requests[llm.requests.length - 1]!;
     expect(JSON.stringify(last.body)).toContain("## Task c: job c");
     // get_session_stats counts the subagents' usage.
+    // Without set_subagent_subscription no subagent frames are written.
+    expect(p.events("subagent_lifecycle", from)).toEqual([]);
     const stats = (await p.request({ type: "get_session_stats" })).data;
     expect(stats.tokens.input).toBeGreaterThanOrEqual(600 + 5);
     // Each subagent has its own session file naming the parent's.
@@ -214,15 +216,26 @@ describe("the task tool end to end", () => {
       forSub("ASSIGN-HANG-X", { hang: true }),
       forSub("ASSIGN-HANG-Y", { hang: true }),
     );
+    expect((await p.request({ type: "set_subagent_subscription", level: "progress" })).data).toEqual({ level: "progress" });
     const before = llm.requests.length;
     const from = p.frames.length;
     expect((await p.request({ type: "prompt", message: P })).success).toBe(true);
     await llm.waitForRequests(before + 3, 30_000);
+    // oh-my-pi's get_subagents lists both running subagents.
+    const running = (await p.request({ type: "get_subagents" })).data.subagents;
+    expect(running.map((s: Frame) => [s.id, s.status, s.agent, s.parentToolCallId, s.assignment])).toEqual([
+      ["x", "running", "explore", "t5", "ASSIGN-HANG-X"],
+      ["y", "running", "explore", "t5", "ASSIGN-HANG-Y"],
+    ]);
     expect((await p.request({ type: "abort" })).success).toBe(true);
     await p.waitIdle(30_000, from);
     const end = endOf(p.frames.slice(from), "t5");
     expect(resultText(end)).toMatch(/## Task x: job x\n\[aborted\][\s\S]*## Task y: job y\n\[aborted\]/);
     expect(end.result.details.subagents.map((s: Frame) => s.status)).toEqual(["aborted", "aborted"]);
+    const lifecycle = p.events("subagent_lifecycle", from).map((f) => `${f.payload.id}:${f.payload.status}`);
+    expect(lifecycle.sort()).toEqual(["x:aborted", "x:started", "y:aborted", "y:started"]);
+    expect(p.events("subagent_lifecycle", from)[0].payload).toMatchObject({ agent: "explore", agentSource: "builtin", parentToolCallId: "t5" });
+    expect((await p.request({ type: "get_subagents" })).data.subagents).toEqual([]);
     const state = (await p.request({ type: "get_state" })).data;
     expect(state.isStreaming).toBe(false);
     // The process still answers and nothing left is waiting on the fake server.

@@ -159,7 +159,7 @@ export function createTaskTool(factory: SubagentFactory): Tool<TaskArgs> {
           const p = progress.get(t.id)!;
           let sub: Subagent | undefined;
           try {
-            sub = await factory.create(agent, t.id);
+            sub = await factory.create(agent, t.id, { index: i, description: t.description, parentToolCallId: ctx.toolCallId });
             running.add(sub);
             if (ctx.signal.aborted) {
               await sub.abort();

@@ -43,6 +43,13 @@ export interface Subagent {
   close(): Promise<void>;
 }
 
+/** Where a subagent sits in its `task` call (for oh-my-pi's subagent frames). */
+export interface SubagentMeta {
+  index: number;
+  description: string;
+  parentToolCallId: string;
+}
+
 /** Implemented by the composition root for one parent session. */
 export interface SubagentFactory {
   /** Nesting depth of the parent session (0 = a top-level session). */
@@ -50,7 +57,7 @@ export interface SubagentFactory {
   maxRecursionDepth: number;
   maxConcurrency: number;
   agents(): AgentDefinition[];
-  create(agent: AgentDefinition, label: string): Promise<Subagent>;
+  create(agent: AgentDefinition, label: string, meta: SubagentMeta): Promise<Subagent>;
 }
 
 
