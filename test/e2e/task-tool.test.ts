@@ -1,5 +1,6 @@
 // The `task` tool end to end against the scripted SSE server: subagents run concurrently as full
 // sessions in the pith process, each routed its replies by its assignment text (FakeReply.match).
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -242,5 +243,21 @@ describe("the task tool end to end", () => {
     llm.enqueue({ text: "after abort" });
     const frames = await p.promptAndWait("still alive?", {}, 30_000);
     expect(frames.some((f) => f.type === "agent_end")).toBe(true);
+  }, 90_000);
+
+  it("aborting the parent while a subagent runs bash leaves no child process", async () => {
+    const p = await start();
+    const P = "abort the shell";
+    const marker = `sleep ${31 + Math.floor(Math.random() * 1000) / 1000}`;
+    llm.enqueue(forParent(P, taskCall("t8", "task", [["sh", "ASSIGN-SHELL"]])), forSub("ASSIGN-SHELL", { toolCalls: [{ id: "sl", name: "bash", arguments: { command: marker } }] }));
+    const from = p.frames.length;
+    expect((await p.request({ type: "prompt", message: P })).success).toBe(true);
+    const live = (): boolean => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").some((l) => l.includes(marker) && !l.includes("ps -eo"));
+    for (let i = 0; i < 200 && !live(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(live()).toBe(true);
+    expect((await p.request({ type: "abort" })).success).toBe(true);
+    await p.waitIdle(30_000, from);
+    expect(resultText(endOf(p.frames.slice(from), "t8"))).toContain("## Task sh: job sh\n[aborted]");
+    expect(live()).toBe(false);
   }, 90_000);
 });
