@@ -260,4 +260,13 @@ describe("the task tool end to end", () => {
     expect(resultText(endOf(p.frames.slice(from), "t8"))).toContain("## Task sh: job sh\n[aborted]");
     expect(live()).toBe(false);
   }, 90_000);
+
+  it("task.enabled false: the tool is not offered", async () => {
+    const p = await start({ task: { enabled: false } });
+    llm.enqueue({ text: "hi" });
+    const before = llm.requests.length;
+    await p.promptAndWait("no subagents", {}, 30_000);
+    expect(toolNames(llm.requests[before]!)).not.toContain("task");
+    expect(toolNames(llm.requests[before]!)).toContain("read");
+  }, 60_000);
 });
