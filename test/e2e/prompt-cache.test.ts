@@ -62,7 +62,8 @@ async function start(opts: { model?: string; provider?: string; settings?: unkno
 /** Every cache_control in a request, keyed by where it sits. */
 function breakpoints(req: FakeRequest): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  req.body.tools?.forEach((t: any, i: number) => t.cache_control && (out[`tool${i}`] = t.cache_control));
+  // the last tool is named toolLast: the default tool list grows (issue 23 added `task`)
+  req.body.tools?.forEach((t: any, i: number) => t.cache_control && (out[i === req.body.tools.length - 1 ? "toolLast" : `tool${i}`] = t.cache_control));
   req.body.system?.forEach((s: any, i: number) => s.cache_control && (out[`system${i}`] = s.cache_control));
   req.body.messages.forEach((m: any, i: number) => m.content.forEach((c: any, j: number) => c.cache_control && (out[`msg${i}.${j}`] = c.cache_control)));
   return out;
@@ -95,7 +96,7 @@ describe("Anthropic prompt caching on the wire", () => {
     expect(reqs).toHaveLength(4);
 
     // first request: last tool, system prompt, the user message
-    expect(breakpoints(reqs[0])).toEqual({ tool3: EPHEMERAL, system0: EPHEMERAL, "msg0.0": EPHEMERAL });
+    expect(breakpoints(reqs[0])).toEqual({ toolLast: EPHEMERAL, system0: EPHEMERAL, "msg0.0": EPHEMERAL });
     for (let i = 1; i < reqs.length; i++) {
       const [prev, req] = [reqs[i - 1], reqs[i]];
       const marks = breakpoints(req);
@@ -169,7 +170,7 @@ describe("Anthropic prompt caching on the wire", () => {
     expect(stablePrefix(after)).toBe(stablePrefix(beforeCompact));
     expect(JSON.stringify(after.body.messages[0])).toContain("Summary of the first task.");
     const marks = breakpoints(after);
-    expect(marks).toMatchObject({ tool3: EPHEMERAL, system0: EPHEMERAL, [lastIndex(after)]: EPHEMERAL });
+    expect(marks).toMatchObject({ toolLast: EPHEMERAL, system0: EPHEMERAL, [lastIndex(after)]: EPHEMERAL });
     const prefixTokens = Math.ceil(Buffer.byteLength(bare(after.body.tools)) / 4);
     expect(llm.bills[bb].cacheRead).toBeGreaterThanOrEqual(prefixTokens);
   });
@@ -188,7 +189,7 @@ describe("Anthropic prompt caching on the wire", () => {
     const [first, second] = llm.requests.slice(b);
     expect(first.body.model).toBe("claude-b");
     expect(stablePrefix(first)).toBe(stablePrefix(onA));
-    expect(breakpoints(first)).toMatchObject({ tool3: EPHEMERAL, system0: EPHEMERAL, [lastIndex(first)]: EPHEMERAL });
+    expect(breakpoints(first)).toMatchObject({ toolLast: EPHEMERAL, system0: EPHEMERAL, [lastIndex(first)]: EPHEMERAL });
     // caches are per model: the switch writes, the next request reads all of it
     expect(llm.bills[bb].cacheRead).toBe(0);
     expect(llm.bills[bb + 1].cacheRead).toBe(llm.bills[bb].cacheWrite);
@@ -214,7 +215,7 @@ describe("Anthropic prompt caching on the wire", () => {
     const bb = llm.bills.length;
     llm.enqueue({ text: "one" });
     const frames = await p.promptAndWait("first");
-    expect(breakpoints(llm.requests[b])).toEqual({ tool3: HOUR, system0: HOUR, "msg0.0": HOUR });
+    expect(breakpoints(llm.requests[b])).toEqual({ toolLast: HOUR, system0: HOUR, "msg0.0": HOUR });
     const bill = llm.bills[bb];
     const [reply] = messageEnds(frames);
     expect(reply.usage.cacheWrite1h).toBe(bill.cacheWrite);
