@@ -21,7 +21,20 @@ import type { CreateSessionParams } from "../protocol/index.js";
 import { PithError, errorMessage } from "../shared/errors.js";
 import { envVarsFor } from "../providers/models/env-keys.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
-import { childEnvironment, createBuiltinTools, createNodeExecOps, createReferenceTools, findOnPath, selectTools, type FsOps } from "../tools/index.js";
+import {
+  childEnvironment,
+  createBuiltinTools,
+  createNodeExecOps,
+  createReferenceTools,
+  createTaskTool,
+  findOnPath,
+  loadAgents,
+  selectTools,
+  type AgentDefinition,
+  type FsOps,
+  type Tool,
+} from "../tools/index.js";
+import { createSubagentFactory } from "./subagents.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
 import { setUpMcp } from "./mcp.js";
@@ -114,7 +127,17 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
 }
 
 /** One AgentSession around an open session file: its sandbox, MCP servers and tools. */
-async function buildSession(sh: Shared, o: { cwd: string; file: SessionLog; sessionDir: string | undefined; model: Model | undefined }): Promise<AgentSession> {
+interface BuildOptions {
+  cwd: string;
+  file: SessionLog;
+  sessionDir: string | undefined;
+  model: Model | undefined;
+  /** Subagent nesting depth (0 = a top-level session) and the agent definition a subagent runs. */
+  depth?: number;
+  agent?: AgentDefinition;
+}
+
+async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> {
   const { args, settings, e, parts, registry, tempDir, rgPath, childEnv } = sh;
   const cwd = o.cwd;
   // The bubblewrap probe runs beside the rest of the set-up; pith refuses to start (before the
@@ -126,6 +149,8 @@ async function buildSession(sh: Shared, o: { cwd: string; file: SessionLog; sess
   const contextFiles = await discoverContextFiles({ cwd, pithHome: sh.pithHome });
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
+  if (o.agent?.systemPrompt) appendPrompt.push(o.agent.systemPrompt);
+  const taskTool = taskToolFor(sh, o, () => session);
   const boxed = await boxing;
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting.
@@ -159,7 +184,11 @@ async function buildSession(sh: Shared, o: { cwd: string; file: SessionLog; sess
         editMode,
       });
       const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: parts.fs });
-      const all = applyPythonMode([...builtin, ...reference], settings);
+      const all = applyPythonMode([...builtin, ...reference, ...(taskTool ? [taskTool] : [])], settings);
+      if (o.agent?.tools) {
+        const known = new Set(all.map((t) => t.name));
+        return selectTools(all, { allow: o.agent.tools.filter((n) => known.has(n)) });
+      }
       return selectTools(all, { allow: args.tools, none: args.noTools });
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
@@ -175,6 +204,25 @@ async function buildSession(sh: Shared, o: { cwd: string; file: SessionLog; sess
     log: e.log,
   });
   return session;
+}
+
+/** The `task` tool of one session (undefined when `task.enabled` is off). */
+function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession): Tool | undefined {
+  const t = sh.settings.task;
+  if (!t.enabled) return undefined;
+  const factory = createSubagentFactory({
+    depth: o.depth ?? 0,
+    maxConcurrency: Math.max(1, Math.floor(t.maxConcurrency)),
+    maxRecursionDepth: t.maxRecursionDepth,
+    agents: () => loadAgents({ pithHome: sh.pithHome, cwd: o.cwd, warn: sh.e.log }),
+    storage: sh.storage,
+    sessionDir: o.sessionDir,
+    cwd: o.cwd,
+    parent,
+    resolveModel: (selector) => resolveSelector(sh.registry, selector),
+    build: (b) => buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent }),
+  });
+  return createTaskTool(factory);
 }
 
 /**

@@ -29,6 +29,8 @@ export interface Settings {
   retry: SessionSettings["retry"];
   todo: { enabled: boolean; reminders: boolean; remindersMax: number; eager: boolean; verbose: boolean };
   tasks: { todoClearDelay: number };
+  /** The `task` tool (subagents): offered by default; concurrency per call and nesting depth. */
+  task: { enabled: boolean; maxConcurrency: number; maxRecursionDepth: number };
   ttsr: SessionSettings["ttsr"];
   thinkingBudgets: { minimal: number; low: number; medium: number; high: number; xhigh: number };
   bash: { environment: Record<string, string> };
@@ -82,6 +84,7 @@ export function defaultSettings(): Settings {
     // pith: the eager todo prelude (a forced todo_write before the first reply) is opt-in.
     todo: { enabled: true, reminders: true, remindersMax: 3, eager: false, verbose: false },
     tasks: { todoClearDelay: 60 },
+    task: { enabled: true, maxConcurrency: 4, maxRecursionDepth: 2 },
     ttsr: { enabled: true, contextMode: "discard", interruptMode: "always", repeatMode: "once", repeatGap: 10 },
     thinkingBudgets: { minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768 },
     bash: { environment: {} },
@@ -184,6 +187,7 @@ const SPEC: Spec = {
   python: { toolMode: oneOf("both", "bash-only", "ipy-only"), interpreter: str },
   todo: { enabled: bool, reminders: bool, remindersMax: count, eager: bool, verbose: bool },
   tasks: { todoClearDelay: num },
+  task: { enabled: bool, maxConcurrency: positive, maxRecursionDepth: count },
   ttsr: {
     enabled: bool,
     contextMode: oneOf("discard", "keep"),

@@ -50,6 +50,16 @@ export abstract class RpcSessionCommands extends RpcConnection {
   getOpenSessions(): Promise<Data<"get_open_sessions">> {
     return this.request("get_open_sessions", {});
   }
+  // ── oh-my-pi's subagent commands (the task tool) ──────────────────────────
+
+  /** Which subagent frames to receive: "progress" or "events" write `subagent_lifecycle`; "off" (default) none. */
+  setSubagentSubscription(level: "off" | "progress" | "events"): Promise<Data<"set_subagent_subscription">> {
+    return this.request("set_subagent_subscription", { level });
+  }
+  /** The task tool's subagents running now. */
+  getSubagents(): Promise<Data<"get_subagents">> {
+    return this.request("get_subagents", {});
+  }
   /** A handle for a session by id (undefined: the first session). */
   session(sessionId: string | undefined): SessionHandle {
     return new SessionHandle(this, sessionId);

@@ -4,11 +4,12 @@
 // |-----------------------------------------|-------|-----|------------|-----------|
 // | read, grep, find, ls                    | allow | ask | allow      | allow     |
 // | todo_write (changes only the session)   | allow | ask | allow      | allow     |
+// | task (its subagents' calls are gated)   | allow | ask | allow      | allow     |
 // | edit, write, bash                       | allow | ask | ask        | deny      |
 // | any other (host, extension, MCP tools)  | allow | ask | ask        | allow     |
 import type { PermissionMode, Verdict } from "./types.js";
 
-const READS = new Set(["read", "grep", "find", "ls", "todo_write"]);
+const READS = new Set(["read", "grep", "find", "ls", "todo_write", "task"]);
 const WRITES = new Set(["edit", "write", "bash"]);
 
 export function isPermissionMode(value: unknown): value is PermissionMode {

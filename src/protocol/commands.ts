@@ -6,6 +6,7 @@ import { LIVENESS_COMMAND_SCHEMAS } from "./liveness.js";
 import { command } from "./command-schema.js";
 import { EXTRA_COMMAND_SCHEMAS } from "./extra-commands.js";
 import { SESSION_COMMAND_SCHEMAS } from "./session-commands.js";
+import { SUBAGENT_COMMAND_SCHEMAS } from "./subagent-commands.js";
 
 export { RpcIdSchema, type RpcId } from "./command-schema.js";
 
@@ -148,6 +149,7 @@ export const COMMAND_SCHEMAS = {
   /** pith extra: answered with `{servers}`. */
   get_mcp_servers: command("get_mcp_servers", {}, "List MCP servers with their status and tools."),
   ...SESSION_COMMAND_SCHEMAS,
+  ...SUBAGENT_COMMAND_SCHEMAS,
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

@@ -15,6 +15,7 @@ import { RpcIdSchema, type RpcCommandType } from "./commands.js";
 import { LIVENESS_RESPONSE_SCHEMAS } from "./liveness.js";
 import { EXTRA_RESPONSE_DATA_SCHEMAS } from "./extra-commands.js";
 import { SESSION_RESPONSE_SCHEMAS } from "./session-commands.js";
+import { SUBAGENT_RESPONSE_SCHEMAS } from "./subagent-commands.js";
 
 const Str = Type.String();
 const Num = Type.Number();
@@ -164,6 +165,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   set_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
   get_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
   ...SESSION_RESPONSE_SCHEMAS,
+  ...SUBAGENT_RESPONSE_SCHEMAS,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;

@@ -81,6 +81,8 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   create_session: { valid: { cwd: "/p", provider: "p", modelId: "m", noSession: true }, bad: [{ noSession: "yes" }, 'Invalid "noSession": expected boolean'] },
   close_session: { valid: { sessionId: "s1" }, bad: [{ sessionId: 3 }, 'Invalid "sessionId": expected string'] },
   get_open_sessions: { valid: {} },
+  set_subagent_subscription: { valid: { level: "progress" }, bad: [{ level: "all" }, 'Invalid "level": expected "off" or "progress" or "events"'] },
+  get_subagents: { valid: {} },
 };
 
 describe("validateInbound: commands", () => {

@@ -94,6 +94,8 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   create_session: {},
   close_session: { sessionId: "nope" },
   get_open_sessions: {},
+  set_subagent_subscription: { level: "off" },
+  get_subagents: {},
 };
 
 describe("RpcServer over the memory transport", () => {

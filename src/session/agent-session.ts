@@ -3,6 +3,7 @@
 // the others — and offers a small typed API grouped by concern plus one event stream. It does
 // not know which front door drives it, and shares nothing mutable with another session in the
 // same process except what is passed in (model registry, settings, storage, stream function).
+import { SubagentRegistry } from "./subagent-registry.js";
 import type { ModelRegistry } from "../providers/models/registry.js";
 import type { StreamFn } from "../providers/types.js";
 import { PithError } from "../shared/errors.js";
@@ -113,6 +114,8 @@ export class AgentSession {
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
+  /** The `task` tool's subagents (oh-my-pi's get_subagents, subagent_lifecycle). */
+  readonly subagents = new SubagentRegistry((e) => this.events.emit(e));
   private readonly conversation: Conversation;
   private readonly queues: MessageQueues;
   private readonly retry: RetryController;

@@ -17,3 +17,4 @@ export { createMemoryTodoStore, type TodoStore } from "./todo-write/index.js";
 export { resolveToolPath } from "./paths.js";
 export { truncateHead, truncateTail, formatSize, DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "./truncate.js";
 export { compileOutputSchema, createSubmitResultTool, MAX_OUTPUT_SCHEMA_BYTES, OutputSchemaError, SUBMIT_RESULT, type OutputSpec, type SubmittedResult } from "./submit-result/index.js";
+export * from "./task/index.js";

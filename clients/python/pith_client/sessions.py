@@ -53,6 +53,14 @@ class SessionsMixin:
     async def get_open_sessions(self) -> Dict[str, Any]:
         return await self.request("get_open_sessions")
 
+    async def set_subagent_subscription(self, level: str) -> Dict[str, Any]:
+        """oh-my-pi: ``"progress"`` or ``"events"`` write ``subagent_lifecycle`` frames; ``"off"`` (default) none."""
+        return await self.request("set_subagent_subscription", level=level)
+
+    async def get_subagents(self) -> Dict[str, Any]:
+        """The task tool's subagents running now: ``{subagents: [...]}``."""
+        return await self.request("get_subagents")
+
     def session(self, session_id: Optional[str]) -> "SessionHandle":
         """A handle for one session (``None``: the process's first session)."""
         return SessionHandle(self, session_id)

@@ -462,6 +462,13 @@ class HostSessionsTest(PithTestCase):
         with self.assertRaises(RpcError):
             await second.get_state()
 
+    async def test_subagent_commands(self):
+        client = await self.start([])
+        self.assertEqual(await client.set_subagent_subscription("progress"), {"level": "progress"})
+        self.assertEqual(await client.get_subagents(), {"subagents": []})
+        with self.assertRaises(RpcError):
+            await client.set_subagent_subscription("everything")
+
 
 class ShutdownTest(PithTestCase):
     async def test_clean_close(self):

@@ -13,6 +13,7 @@ import * as protocol from "./protocol.js";
 import * as mcp from "./mcp.js";
 import * as sessionCatalog from "./session-catalog.js";
 import * as multiSession from "./multi-session.js";
+import * as subagents from "./subagents.js";
 import type { CommandTable } from "./types.js";
 
 export const COMMANDS: CommandTable = {
@@ -30,6 +31,7 @@ export const COMMANDS: CommandTable = {
   ...mcp,
   ...sessionCatalog,
   ...multiSession,
+  ...subagents,
 };
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */
@@ -44,6 +46,8 @@ export const CONTROL_COMMANDS: ReadonlySet<string> = new Set([
   "set_event_filter",
   "close_session",
   "get_open_sessions",
+  "get_subagents",
+  "set_subagent_subscription",
 ]);
 
 export type { CommandContext } from "./types.js";

@@ -36,6 +36,8 @@ export function renderEntry(e: SessionEntry, isLeaf: boolean, label?: string): s
       return stateLine(e, `model → ${e.provider}/${e.modelId}${tag}`, isLeaf);
     case "thinking_level_change":
       return stateLine(e, `thinking level → ${e.thinkingLevel ?? "off"}${tag}`, isLeaf);
+    case "session_init":
+      return card(e, "state", `subagent session · tools: ${e.tools.join(", ")}${tag}`, `<details><summary>task</summary><div class="text">${esc(e.task)}</div></details><details><summary>system prompt</summary><pre>${esc(e.systemPrompt)}</pre></details>`, isLeaf);
     case "session_info":
       return stateLine(e, `session name → ${e.name ?? ""}${tag}`, isLeaf);
     case "label":

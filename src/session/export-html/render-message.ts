@@ -66,6 +66,7 @@ export function renderMessageBody(m: AgentMessage): string {
       return m.content.map(renderAssistantBlock).join("") + err;
     }
     case "toolResult":
+      if (m.toolName === "task") return `<div class="muted">call <code>${esc(m.toolCallId)}</code></div>${renderTaskSections(m.content)}`;
       return `<div class="muted">call <code>${esc(m.toolCallId)}</code></div>${renderUserContent(m.content)}`;
     case "bashExecution": {
       const status = m.cancelled ? "(command cancelled)" : `exit code ${esc(m.exitCode ?? "?")}`;
@@ -78,4 +79,19 @@ export function renderMessageBody(m: AgentMessage): string {
     default:
       return `<pre>${escJson(m)}</pre>`;
   }
+}
+
+/** The `task` tool's result: each subagent's `## Task <id>` section collapsed under its heading. */
+function renderTaskSections(content: readonly UserContent[]): string {
+  const text = content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  const parts = text.split(/^(?=## Task )/m).filter((p) => p.trim() !== "");
+  if (parts.length === 0 || !parts[0]!.startsWith("## Task ")) return renderUserContent(content);
+  return parts
+    .map((p) => {
+      const nl = p.indexOf("\n");
+      const head = nl < 0 ? p : p.slice(0, nl);
+      const body = nl < 0 ? "" : p.slice(nl + 1).trim();
+      return `<details class="subagent"><summary>${esc(head.replace(/^## /, ""))}</summary><div class="text">${esc(body)}</div></details>`;
+    })
+    .join("");
 }

@@ -88,6 +88,22 @@ describe("renderSessionHtml", () => {
   });
 });
 
+describe("subagents in the export", () => {
+  it("collapses each task section and the session_init entry", () => {
+    const s = SessionStore.create({ sessionDir: tmpDir(), cwd: "/w", deferUntilAssistant: false });
+    s.append({ type: "session_init", systemPrompt: `sys ${EVIL}`, task: `do ${EVIL}`, tools: ["read", "grep"] });
+    s.appendMessage(user("go"));
+    const tr = toolResult(`## Task a: find ${EVIL}\nalpha answer\n\n## Task b\n[error] boom`, "t1");
+    tr.toolName = "task";
+    s.appendMessage(tr);
+    const html = renderSessionHtml({ header: s.header, entries: s.entries(), leafId: s.leafId });
+    expect(html).not.toContain("<x-evil");
+    expect(html).toContain(`<details class="subagent"><summary>Task a: find &lt;x-evil`);
+    expect(html).toContain(`<details class="subagent"><summary>Task b</summary><div class="text">[error] boom</div></details>`);
+    expect(html).toContain("subagent session · tools: read, grep");
+  });
+});
+
 describe("exportSessionHtml", () => {
   it("writes pith-session-<basename>.html relative to cwd and returns the path as given", async () => {
     const s = SessionStore.create({ sessionDir: tmpDir(), cwd: "/w", eager: true });

@@ -84,7 +84,17 @@ export interface CustomMessageEntry extends EntryBase {
   attribution?: Attribution;
 }
 
+/** xcsh: how a subagent session was started (engine §1.5); never enters the LLM context. */
+export interface SessionInitEntry extends EntryBase {
+  type: "session_init";
+  systemPrompt: string;
+  task: string;
+  tools: string[];
+  outputSchema?: unknown;
+}
+
 export type SessionEntry =
+  | SessionInitEntry
   | MessageEntry
   | ModelChangeEntry
   | ThinkingLevelChangeEntry
@@ -117,6 +127,7 @@ export const KNOWN_ENTRY_TYPES: ReadonlySet<string> = new Set<SessionEntryType>(
   "session_info",
   "custom",
   "custom_message",
+  "session_init",
 ]);
 
 /** The `custom` message a custom_message entry stands for. */

@@ -122,6 +122,22 @@ export const SESSION_EVENT_SCHEMAS = [
     { checkpointId: Str, entryId: Str, kind: literals(["prompt", "restore"]) },
     "A file checkpoint was recorded: before a user message's tools (entryId: that message) or before a restore (entryId: the leaf then).",
   ),
+  event(
+    "subagent_lifecycle",
+    {
+      payload: Type.Object({
+        id: Str,
+        agent: Str,
+        agentSource: Str,
+        description: Opt(Str),
+        status: literals(["started", "completed", "failed", "aborted"]),
+        sessionFile: Opt(Str),
+        index: Num,
+        parentToolCallId: Opt(Str),
+      }),
+    },
+    "oh-my-pi: a subagent of the task tool started or ended (written after set_subagent_subscription progress or events).",
+  ),
   event("checkpoint_notice", { message: Str }, "File checkpoints stopped for this session (the folder holds too many files) or pruning failed."),
 ] as const;
 

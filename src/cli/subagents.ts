@@ -1,0 +1,144 @@
+// The composition root's side of the `task` tool: a SubagentFactory per session that builds each
+// subagent as a full AgentSession in this process, its session file linked to the parent's.
+import type { AgentSession, SessionLog, SessionStorage, SubagentLifecycle } from "../session/index.js";
+import type { AgentMessage, Model, Usage } from "../shared/types.js";
+import { addUsage, emptyUsage, type AgentDefinition, type Subagent, type SubagentFactory, type SubagentRunResult } from "../tools/index.js";
+
+export interface SubagentContext {
+  depth: number;
+  maxConcurrency: number;
+  maxRecursionDepth: number;
+  agents: () => AgentDefinition[];
+  storage: SessionStorage;
+  sessionDir: string | undefined;
+  cwd: string;
+  /** The parent session (set once it is built). */
+  parent: () => AgentSession;
+  resolveModel: (selector: string) => Model | undefined;
+  /** Builds a session one level deeper, running `agent`. */
+  build: (o: { file: SessionLog; model: Model | undefined; depth: number; agent: AgentDefinition }) => Promise<AgentSession>;
+}
+
+export function createSubagentFactory(c: SubagentContext): SubagentFactory {
+  return {
+    depth: c.depth,
+    maxConcurrency: c.maxConcurrency,
+    maxRecursionDepth: c.maxRecursionDepth,
+    agents: c.agents,
+    async create(agent, label, meta) {
+      const parent = c.parent();
+      let model = parent.models.current;
+      if (agent.model) {
+        model = c.resolveModel(agent.model);
+        if (!model) throw new Error(`Agent "${agent.name}" names model "${agent.model}", which is not known`);
+      }
+      const file = c.storage.create({ dir: c.sessionDir, cwd: c.cwd, parentSession: parent.history.sessionFile });
+      let session: AgentSession;
+      try {
+        session = await c.build({ file, model, depth: c.depth + 1, agent });
+      } catch (err) {
+        file.close();
+        throw err;
+      }
+      // The subagent's approval dialogs reach the host through the parent's, naming the subagent.
+      session.permissions.setAsker({
+        ask: (request, signal) => {
+          const dialogs = parent.permissions.dialogs;
+          return dialogs ? dialogs.ask({ ...request, title: `[subagent ${label} (${agent.name})] ${request.title}` }, signal) : Promise.resolve("no-ui");
+        },
+      });
+      const lifecycle = (status: SubagentLifecycle["status"]): void => {
+        const payload: SubagentLifecycle = { id: label, agent: agent.name, agentSource: agent.source === "builtin" ? "builtin" : "file", description: meta.description, status, index: meta.index, parentToolCallId: meta.parentToolCallId };
+        const f = session.history.sessionFile;
+        if (f !== undefined) payload.sessionFile = f;
+        parent.subagents.report(payload, status === "started" ? assignmentOf : undefined);
+      };
+      let assignmentOf: string | undefined;
+      return wrap(session, file, (assignment) => {
+        assignmentOf = assignment;
+        lifecycle("started");
+      }, (status) => lifecycle(status === "completed" ? "completed" : status === "aborted" ? "aborted" : "failed"));
+    },
+  };
+}
+
+function textOf(m: AgentMessage | undefined): string {
+  if (!m || m.role !== "assistant") return "";
+  return m.content
+    .filter((b) => b.type === "text")
+    .map((b) => (b as { text: string }).text)
+    .join("")
+    .trim();
+}
+
+function wrap(session: AgentSession, file: SessionLog, started: (assignment: string) => void, ended: (status: SubagentRunResult["status"]) => void): Subagent {
+  return {
+    async run(assignment, o): Promise<SubagentRunResult> {
+      let turns = 0;
+      let tokens = 0;
+      const usage: Usage = emptyUsage();
+      const off = session.subscribe((ev) => {
+        if (ev.type === "turn_start") {
+          turns++;
+          o.onProgress({ activity: "thinking", turns, tokens });
+        } else if (ev.type === "tool_execution_start") {
+          o.onProgress({ activity: `${ev.toolName}${brief(ev.args)}`, turns, tokens });
+        } else if (ev.type === "message_end" && ev.message.role === "assistant") {
+          addUsage(usage, ev.message.usage);
+          tokens = usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+          o.onProgress({ activity: ev.message.stopReason === "toolUse" ? "running tools" : "answered", turns, tokens });
+        }
+      });
+      const base = (): Omit<SubagentRunResult, "status" | "text"> => {
+        const r: Omit<SubagentRunResult, "status" | "text"> = { usage, turns };
+        const f = session.history.sessionFile;
+        if (f !== undefined) r.sessionFile = f;
+        const m = session.models.current;
+        if (m) r.model = `${m.provider}/${m.id}`;
+        return r;
+      };
+      started(assignment);
+      let status: SubagentRunResult["status"] = "error";
+      try {
+        const output = o.schema !== undefined ? await session.compileOutputSchema(o.schema) : undefined;
+        const state = session.getState();
+        file.append({
+          type: "session_init",
+          systemPrompt: state.systemPrompt,
+          task: assignment,
+          tools: (state.dumpTools ?? []).map((t) => t.name),
+          ...(o.schema !== undefined ? { outputSchema: o.schema } : {}),
+        });
+        const handle = session.prompt(assignment, output ? { output } : {});
+        await handle.accepted;
+        const outcome = await handle.outcome;
+        await handle.done.catch(() => undefined);
+        const msgs = session.history.messages;
+        const last = [...msgs].reverse().find((m) => m.role === "assistant");
+        const text = textOf(last);
+        const r: SubagentRunResult = { ...base(), status: outcome.status, text };
+        if (outcome.error) r.error = outcome.error.message;
+        else if (outcome.status === "error") r.error = last?.role === "assistant" && last.errorMessage ? last.errorMessage : "the subagent's run failed";
+        if (outcome.output !== undefined) r.output = outcome.output;
+        status = r.status;
+        return r;
+      } catch (err) {
+        return { ...base(), status: "error", text: "", error: (err as Error).message ?? String(err) };
+      } finally {
+        off();
+        ended(status);
+      }
+    },
+    abort: () => session.abort(),
+    close: () => session.close(),
+  };
+}
+
+function brief(args: unknown): string {
+  if (!args || typeof args !== "object") return "";
+  const a = args as Record<string, unknown>;
+  const v = a.command ?? a.path ?? a.pattern ?? a.file_path;
+  if (typeof v !== "string") return "";
+  const one = v.split("\n")[0]!;
+  return `: ${one.length > 60 ? `${one.slice(0, 57)}...` : one}`;
+}

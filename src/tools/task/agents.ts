@@ -1,0 +1,106 @@
+// Agent definitions for the `task` tool: the built-ins (`task`, `explore`, `plan`, `reviewer`) and
+// Claude Code's Markdown format (front matter name, description, tools, model; body = system prompt)
+// from PITH_HOME/agents, <cwd>/.pith/agents and <cwd>/.claude/agents (later folders win by name).
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { AgentDefinition } from "./types.js";
+
+const READ_ONLY = ["read", "grep", "find", "ls"];
+
+export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
+  {
+    name: "task",
+    description: "General-purpose subagent with every tool: carries out a focused job and reports back.",
+    systemPrompt:
+      "You are a subagent started by another agent through the `task` tool. Do the assignment you are given, using your tools as needed. " +
+      "Your final message is your answer: the parent sees only that, so make it complete and concise.",
+    source: "builtin",
+  },
+  {
+    name: "explore",
+    description: "Read-only explorer (read, grep, find, ls): investigates code and reports findings without changing anything.",
+    tools: READ_ONLY,
+    systemPrompt:
+      "You are a read-only exploration subagent. Investigate the codebase to answer the assignment; you cannot change files. " +
+      "Your final message is your answer: cite file paths and line numbers.",
+    source: "builtin",
+  },
+  {
+    name: "plan",
+    description: "Read-only planner: studies the code and returns a step-by-step implementation plan.",
+    tools: READ_ONLY,
+    systemPrompt: "You are a planning subagent. Study the relevant code (read-only) and answer with a concrete, ordered implementation plan naming the files to change.",
+    source: "builtin",
+  },
+  {
+    name: "reviewer",
+    description: "Read-only code reviewer: reviews the named change or files and lists problems by severity.",
+    tools: READ_ONLY,
+    systemPrompt: "You are a code-review subagent. Review what the assignment names (read-only) and answer with concrete findings ordered by severity, each with file and line.",
+    source: "builtin",
+  },
+];
+
+/** Splits `---\nfront matter\n---\nbody`; undefined when the text has no front matter. */
+export function parseAgentMarkdown(text: string, source: string): AgentDefinition | undefined {
+  const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+  if (!m) return undefined;
+  const fields = new Map<string, string>();
+  const lists = new Map<string, string[]>();
+  let lastKey: string | undefined;
+  for (const line of m[1]!.split(/\r?\n/)) {
+    const item = /^\s+-\s*(.+)$/.exec(line);
+    if (item && lastKey) {
+      lists.set(lastKey, [...(lists.get(lastKey) ?? []), unquote(item[1]!)]);
+      continue;
+    }
+    const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
+    if (!kv) continue;
+    lastKey = kv[1]!;
+    fields.set(lastKey, unquote(kv[2]!.trim()));
+  }
+  const name = fields.get("name") || path.basename(source).replace(/\.md$/i, "");
+  const def: AgentDefinition = { name, description: fields.get("description") ?? "", systemPrompt: m[2]!.trim(), source };
+  const tools = lists.get("tools") ?? splitList(fields.get("tools"));
+  if (tools && tools.length > 0) def.tools = tools;
+  const model = fields.get("model");
+  if (model && model !== "inherit") def.model = model;
+  return def;
+}
+
+function unquote(s: string): string {
+  return /^(["']).*\1$/.test(s) ? s.slice(1, -1) : s;
+}
+
+function splitList(v: string | undefined): string[] | undefined {
+  if (v === undefined || v === "") return undefined;
+  return v
+    .replace(/^\[|\]$/g, "")
+    .split(",")
+    .map((s) => unquote(s.trim()))
+    .filter(Boolean);
+}
+
+/** Built-ins, then each folder's `*.md` files in order; a later definition replaces an earlier one of the same name. */
+export function loadAgents(o: { pithHome: string; cwd: string; warn?: (message: string) => void }): AgentDefinition[] {
+  const byName = new Map<string, AgentDefinition>(BUILTIN_AGENTS.map((a) => [a.name, a]));
+  for (const dir of [path.join(o.pithHome, "agents"), path.join(o.cwd, ".claude", "agents"), path.join(o.cwd, ".pith", "agents")]) {
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.toLowerCase().endsWith(".md")).sort();
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      const file = path.join(dir, n);
+      try {
+        const def = parseAgentMarkdown(readFileSync(file, "utf8"), file);
+        if (def) byName.set(def.name, def);
+        else o.warn?.(`Agent definition ${file} has no front matter; ignored`);
+      } catch (err) {
+        o.warn?.(`Cannot read agent definition ${file}: ${(err as Error).message}`);
+      }
+    }
+  }
+  return [...byName.values()];
+}

@@ -1,0 +1,209 @@
+// The `task` tool (engine §3.10): hands focused assignments to subagents, each a full session in
+// this process, several at once; returns each answer labelled by its task id.
+import type { AgentToolResult, Usage } from "../../shared/types.js";
+import type { Tool, ToolContext } from "../types.js";
+import type { AgentDefinition, Subagent, SubagentFactory, SubagentProgress, SubagentRunResult } from "./types.js";
+
+export interface TaskItem {
+  id: string;
+  description: string;
+  assignment: string;
+}
+
+export interface TaskArgs {
+  agent: string;
+  context?: string;
+  schema?: unknown;
+  tasks: TaskItem[];
+}
+
+/** `details.subagents[i]` of the tool result. */
+export type SubagentDetails = { id: string; description: string; agent: string } & Omit<SubagentRunResult, "text">;
+
+export function emptyUsage(): Usage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+}
+
+export function addUsage(to: Usage, u: Usage): void {
+  to.input += u.input;
+  to.output += u.output;
+  to.cacheRead += u.cacheRead;
+  to.cacheWrite += u.cacheWrite;
+  to.totalTokens += u.totalTokens;
+  if (u.premiumRequests) to.premiumRequests = (to.premiumRequests ?? 0) + u.premiumRequests;
+  to.cost.input += u.cost.input;
+  to.cost.output += u.cost.output;
+  to.cost.cacheRead += u.cost.cacheRead;
+  to.cost.cacheWrite += u.cost.cacheWrite;
+  to.cost.total += u.cost.total;
+}
+
+const MAX_TASKS = 32;
+
+function describe(agents: AgentDefinition[]): string {
+  const list = agents.map((a) => `- ${a.name}: ${a.description}${a.tools ? ` (tools: ${a.tools.join(", ")})` : ""}`).join("\n");
+  return (
+    "Delegate focused work to subagents. Each task runs in its own fresh context with its own tools and returns only its final answer, " +
+    "so your context stays small. Several tasks in one call run concurrently. Give each task a self-contained `assignment` " +
+    "(the subagent sees nothing of this conversation except `context`, which is prepended to every assignment). " +
+    "With `schema` (JSON Schema) each subagent must return a structured result matching it.\n\nAvailable agents:\n" +
+    list
+  );
+}
+
+function parameters(agents: AgentDefinition[]): Record<string, unknown> {
+  return {
+    type: "object",
+    properties: {
+      agent: { type: "string", description: "The agent to run", enum: agents.map((a) => a.name) },
+      context: { type: "string", description: "Shared background prepended to every assignment" },
+      schema: { type: "object", description: "Optional JSON Schema of each subagent's structured result" },
+      tasks: {
+        type: "array",
+        minItems: 1,
+        items: {
+          type: "object",
+          properties: {
+            id: { type: "string", description: "Short unique label of the task" },
+            description: { type: "string", description: "What the task does (for display)" },
+            assignment: { type: "string", description: "Complete instructions for the subagent" },
+          },
+          required: ["id", "description", "assignment"],
+        },
+      },
+    },
+    required: ["agent", "tasks"],
+  };
+}
+
+/** Checks the arguments; returns the problem or undefined. */
+function problem(args: TaskArgs, agents: AgentDefinition[]): string | undefined {
+  if (!args || typeof args !== "object") return "Invalid task arguments: expected an object";
+  if (typeof args.agent !== "string" || !agents.some((a) => a.name === args.agent)) {
+    return `Unknown agent "${String(args.agent)}". Available agents: ${agents.map((a) => a.name).join(", ")}`;
+  }
+  if (args.context !== undefined && typeof args.context !== "string") return 'Invalid "context": expected a string';
+  if (!Array.isArray(args.tasks) || args.tasks.length === 0) return 'Invalid "tasks": expected a non-empty array';
+  if (args.tasks.length > MAX_TASKS) return `Too many tasks: ${args.tasks.length} (at most ${MAX_TASKS} per call)`;
+  const seen = new Set<string>();
+  for (const [i, t] of args.tasks.entries()) {
+    if (!t || typeof t !== "object") return `Invalid tasks[${i}]: expected an object`;
+    for (const k of ["id", "description", "assignment"] as const) {
+      if (typeof t[k] !== "string" || (k !== "description" && !t[k].trim())) return `Invalid tasks[${i}].${k}: expected a non-empty string`;
+    }
+    if (seen.has(t.id)) return `Duplicate task id "${t.id}"`;
+    seen.add(t.id);
+  }
+  if (args.schema !== undefined && (args.schema === null || typeof args.schema !== "object" || Array.isArray(args.schema))) {
+    return 'Invalid "schema": expected a JSON Schema object';
+  }
+  return undefined;
+}
+
+/** Runs `fn` over `items` with at most `limit` at once. */
+async function pool<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+function sectionText(t: TaskItem, r: SubagentDetails, answer: string): string {
+  const head = `## Task ${t.id}${t.description ? `: ${t.description}` : ""}`;
+  if (r.status === "error") return `${head}\n[error] ${r.error ?? "the subagent failed"}${answer ? `\n\nPartial answer:\n${answer}` : ""}`;
+  if (r.status === "aborted") return `${head}\n[aborted]${answer ? `\n\nPartial answer:\n${answer}` : ""}`;
+  const body = r.output !== undefined ? JSON.stringify(r.output, null, 2) : answer || "(no answer)";
+  return `${head}\n${body}`;
+}
+
+export function createTaskTool(factory: SubagentFactory): Tool<TaskArgs> {
+  const agents = factory.agents();
+  return {
+    name: "task",
+    label: "Task",
+    description: describe(agents),
+    parameters: parameters(agents),
+    validatesOwnArguments: true,
+    async execute(args: TaskArgs, ctx: ToolContext): Promise<AgentToolResult> {
+      const bad = problem(args, agents);
+      if (bad) throw new Error(bad);
+      if (factory.depth + 1 > factory.maxRecursionDepth) {
+        throw new Error(
+          `Subagent nesting limit reached: this session is already at depth ${factory.depth} and task.maxRecursionDepth is ${factory.maxRecursionDepth}. Do the work yourself instead of delegating.`,
+        );
+      }
+      if (ctx.signal.aborted) throw new Error("Aborted");
+      const agent = agents.find((a) => a.name === args.agent)!;
+      const results: SubagentDetails[] = args.tasks.map((t) => ({ id: t.id, description: t.description, agent: agent.name, status: "aborted", usage: emptyUsage(), turns: 0 }));
+      const answers: string[] = args.tasks.map(() => "");
+      const progress = new Map<string, SubagentProgress & { state: string }>(args.tasks.map((t) => [t.id, { state: "queued", activity: "queued", turns: 0, tokens: 0 }]));
+      const running = new Set<Subagent>();
+      const emit = (): void => {
+        const lines = args.tasks.map((t) => {
+          const p = progress.get(t.id)!;
+          return `[${t.id}] ${p.state}: ${p.activity} (turns ${p.turns}, tokens ${p.tokens})`;
+        });
+        ctx.onUpdate({ content: [{ type: "text", text: lines.join("\n") }], details: { agent: agent.name, progress: args.tasks.map((t) => ({ id: t.id, description: t.description, ...progress.get(t.id)! })) } });
+      };
+      const onAbort = (): void => {
+        for (const s of running) void s.abort().catch(() => undefined);
+      };
+      ctx.signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        await pool(args.tasks, factory.maxConcurrency, async (t, i) => {
+          if (ctx.signal.aborted) return;
+          const p = progress.get(t.id)!;
+          let sub: Subagent | undefined;
+          try {
+            sub = await factory.create(agent, t.id, { index: i, description: t.description, parentToolCallId: ctx.toolCallId });
+            running.add(sub);
+            if (ctx.signal.aborted) {
+              await sub.abort();
+              return;
+            }
+            p.state = "running";
+            p.activity = "starting";
+            emit();
+            const assignment = args.context ? `${args.context}\n\n${t.assignment}` : t.assignment;
+            const r = await sub.run(assignment, {
+              schema: args.schema,
+              onProgress: (u) => {
+                Object.assign(p, u);
+                emit();
+              },
+            });
+            answers[i] = r.text;
+            results[i] = { ...results[i]!, status: r.status, usage: r.usage, turns: r.turns };
+            const d = results[i]!;
+            if (r.error !== undefined) d.error = r.error;
+            if (r.output !== undefined) d.output = r.output;
+            if (r.sessionFile !== undefined) d.sessionFile = r.sessionFile;
+            if (r.model !== undefined) d.model = r.model;
+            p.state = r.status;
+            p.activity = r.status === "completed" ? "done" : (r.error ?? r.status);
+          } catch (err) {
+            results[i] = { ...results[i]!, status: "error", error: (err as Error).message ?? String(err) };
+            p.state = "error";
+            p.activity = results[i]!.error!;
+          } finally {
+            if (sub) {
+              running.delete(sub);
+              await sub.close().catch(() => undefined);
+            }
+            emit();
+          }
+        });
+      } finally {
+        ctx.signal.removeEventListener("abort", onAbort);
+      }
+      const usage = emptyUsage();
+      for (const r of results) addUsage(usage, r.usage);
+      const text = args.tasks.map((t, i) => sectionText(t, results[i]!, answers[i]!)).join("\n\n");
+      return { content: [{ type: "text", text }], details: { agent: agent.name, usage, subagents: results } };
+    },
+  };
+}

@@ -1,0 +1,272 @@
+// The `task` tool end to end against the scripted SSE server: subagents run concurrently as full
+// sessions in the pith process, each routed its replies by its assignment text (FakeReply.match).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { FakeReply, FakeRequest } from "../support/fake-llm-server.js";
+import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
+
+const llm = useFakeLlm();
+const open = trackPiths();
+
+async function start(settings: unknown = {}, setup?: (cwd: string) => void): Promise<Pith> {
+  const pithHome = tempDir("pith-home-");
+  mkdirSync(pithHome, { recursive: true });
+  writeFileSync(path.join(pithHome, "settings.json"), JSON.stringify(settings));
+  const cwd = tempDir("pith-cwd-");
+  setup?.(cwd);
+  const p = await Pith.start({ pithHome, cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-anthropic", "--model", "fake-claude"] });
+  open.push(p);
+  return p;
+}
+
+/** The text of the first user message of a request: the prompt of a parent, the assignment of a subagent. */
+function firstUserText(r: FakeRequest): string {
+  const m = ((r.body as { messages?: Array<{ role: string; content: unknown }> })?.messages ?? [])[0];
+  if (!m) return "";
+  if (typeof m.content === "string") return m.content;
+  return (m.content as Array<{ type: string; text?: string }>).map((b) => b.text ?? "").join("");
+}
+const forAssignment = (needle: string) => (r: FakeRequest) => firstUserText(r).includes(needle);
+const forSub = (needle: string, reply: FakeReply): FakeReply => ({ ...reply, match: forAssignment(needle) });
+const forParent = (prompt: string, reply: FakeReply): FakeReply => ({ ...reply, match: (r) => firstUserText(r) === prompt });
+const toolNames = (req: FakeRequest): string[] => ((req.body as { tools?: Array<{ name: string }> }).tools ?? []).map((t) => t.name);
+
+function taskCall(id: string, agent: string, tasks: Array<[string, string]>, extra: Record<string, unknown> = {}): FakeReply {
+  return { toolCalls: [{ id, name: "task", arguments: { agent, ...extra, tasks: tasks.map(([tid, assignment]) => ({ id: tid, description: `job ${tid}`, assignment })) } }] };
+}
+
+const endOf = (frames: Frame[], id: string): Frame => frames.find((f) => f.type === "tool_execution_end" && f.toolCallId === id)!;
+const resultText = (f: Frame): string => (f.result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("");
+
+function sessionHeaders(pithHome: string): Array<{ file: string; header: Record<string, unknown> }> {
+  const out: Array<{ file: string; header: Record<string, unknown> }> = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const f = path.join(dir, e.name);
+      if (e.isDirectory()) walk(f);
+      else if (e.name.endsWith(".jsonl")) out.push({ file: f, header: JSON.parse(readFileSync(f, "utf8").split("\n")[0]!) });
+    }
+  };
+  walk(path.join(pithHome, "sessions"));
+  return out;
+}
+
+describe("the task tool end to end", () => {
+  it("three tasks run concurrently and return three labelled answers; stats, session files and progress follow", async () => {
+    const p = await start();
+    const P = "delegate three jobs";
+    llm.enqueue(
+      forParent(P, taskCall("t1", "task", [["a", "ASSIGN-ALPHA"], ["b", "ASSIGN-BETA"], ["c", "ASSIGN-GAMMA"]], { context: "SHARED-CTX" })),
+      forSub("ASSIGN-ALPHA", { text: "alpha answer", delayMs: 1500, usage: { input: 100, output: 10 } }),
+      forSub("ASSIGN-BETA", { text: "beta answer", delayMs: 1500, usage: { input: 200, output: 20 } }),
+      forSub("ASSIGN-GAMMA", { text: "gamma answer", delayMs: 1500, usage: { input: 300, output: 30 } }),
+      forParent(P, { text: "all three done", usage: { input: 5, output: 1 } }),
+    );
+    const before = llm.requests.length;
+    const from = p.frames.length;
+    expect((await p.request({ type: "prompt", message: P })).success).toBe(true);
+    // All three subagent requests reach the server before any subagent has its answer.
+    await llm.waitForRequests(before + 4, 30_000);
+    expect(p.events("tool_execution_update", from).some((f) => JSON.stringify(f).includes("answered"))).toBe(false);
+    await p.waitIdle(60_000, from);
+    const frames = p.frames.slice(from);
+    const subReqs = llm.requests.slice(before).filter((r) => firstUserText(r).startsWith("SHARED-CTX"));
+    expect(subReqs).toHaveLength(3);
+    const end = endOf(frames, "t1");
+    expect(end.isError).toBe(false);
+    const text = resultText(end);
+    expect(text).toContain("## Task a: job a\nalpha answer");
+    expect(text).toContain("## Task b: job b\nbeta answer");
+    expect(text).toContain("## Task c: job c\ngamma answer");
+    expect(end.result.details.subagents.map((s: Frame) => [s.id, s.status, s.turns])).toEqual([["a", "completed", 1], ["b", "completed", 1], ["c", "completed", 1]]);
+    expect(end.result.details.usage).toMatchObject({ input: 600, output: 60 });
+    const updates = frames.filter((f) => f.type === "tool_execution_update" && f.toolCallId === "t1");
+    expect(updates.some((u) => JSON.stringify(u.partialResult).includes("[b] running"))).toBe(true);
+    // The parent model got the labelled answers back.
+    const last = llm.requests[llm.requests.length - 1]!;
+    expect(JSON.stringify(last.body)).toContain("## Task c: job c");
+    // get_session_stats counts the subagents' usage.
+    // Without set_subagent_subscription no subagent frames are written.
+    expect(p.events("subagent_lifecycle", from)).toEqual([]);
+    const stats = (await p.request({ type: "get_session_stats" })).data;
+    expect(stats.tokens.input).toBeGreaterThanOrEqual(600 + 5);
+    // Each subagent has its own session file naming the parent's.
+    const headers = sessionHeaders(p.pithHome);
+    const children = headers.filter((h) => h.header.parentSession === stats.sessionFile);
+    expect(children).toHaveLength(3);
+    for (const c of end.result.details.subagents) expect(children.map((h) => h.file)).toContain(c.sessionFile);
+    // ... and starts with a session_init entry: the assignment, the tools and the system prompt.
+    const alpha = end.result.details.subagents[0].sessionFile as string;
+    const init = readFileSync(alpha, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === "session_init");
+    expect(init).toMatchObject({ task: "SHARED-CTX\n\nASSIGN-ALPHA" });
+    expect(init.tools).toContain("bash");
+    expect(init.systemPrompt).toContain("subagent");
+  }, 90_000);
+
+  it("a subagent's provider error is an error in its own section, not a failed run", async () => {
+    const p = await start({ retry: { enabled: false } });
+    const P = "one fails";
+    llm.enqueue(
+      forParent(P, taskCall("t2", "task", [["ok", "ASSIGN-FINE"], ["ko", "ASSIGN-BROKEN"]])),
+      forSub("ASSIGN-FINE", { text: "fine answer" }),
+      forSub("ASSIGN-BROKEN", { error: { status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "subagent exploded" } } } }),
+      forParent(P, { text: "noted" }),
+    );
+    const frames = await p.promptAndWait(P, {}, 60_000);
+    const end = endOf(frames, "t2");
+    expect(end.isError).toBe(false);
+    expect(resultText(end)).toContain("## Task ok: job ok\nfine answer");
+    expect(resultText(end)).toMatch(/## Task ko: job ko\n\[error\] .*subagent exploded/);
+    // The parent went on to its next turn with the result.
+    expect(llm.requests.filter((r) => firstUserText(r) === P)).toHaveLength(2);
+  }, 90_000);
+
+  it("refuses a level beyond task.maxRecursionDepth with a clear tool error", async () => {
+    const p = await start({ task: { maxRecursionDepth: 1 } });
+    const P = "nest";
+    llm.enqueue(
+      forParent(P, taskCall("t3", "task", [["outer", "ASSIGN-OUTER"]])),
+      forSub("ASSIGN-OUTER", taskCall("t3b", "task", [["inner", "ASSIGN-INNER"]])),
+      forSub("ASSIGN-OUTER", { text: "could not nest" }),
+      forParent(P, { text: "ok" }),
+    );
+    const before = llm.requests.length;
+    const frames = await p.promptAndWait(P, {}, 60_000);
+    expect(resultText(endOf(frames, "t3"))).toContain("could not nest");
+    const second = llm.requests.slice(before).filter((r) => firstUserText(r) === "ASSIGN-OUTER")[1]!;
+    expect(JSON.stringify(second.body)).toMatch(/nesting limit reached: this session is already at depth 1 and task.maxRecursionDepth is 1/);
+    expect(llm.requests.slice(before).some((r) => firstUserText(r) === "ASSIGN-INNER")).toBe(false);
+  }, 90_000);
+
+  it("an agent definition with tools: read, grep cannot call bash", async () => {
+    const p = await start({}, (cwd) => {
+      mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });
+      writeFileSync(path.join(cwd, ".pith", "agents", "greper.md"), "---\nname: greper\ndescription: Reads and greps\ntools: read, grep\n---\nYou only read.\n");
+    });
+    const P = "use greper";
+    llm.enqueue(
+      forParent(P, taskCall("t4", "greper", [["g", "ASSIGN-GREP"]])),
+      forSub("ASSIGN-GREP", { toolCalls: [{ id: "sb", name: "bash", arguments: { command: "echo pwned > pwned.txt" } }] }),
+      forSub("ASSIGN-GREP", { text: "bash was refused" }),
+      forParent(P, { text: "ok" }),
+    );
+    const before = llm.requests.length;
+    const frames = await p.promptAndWait(P, {}, 60_000);
+    const parentFirst = llm.requests[before]!;
+    expect((parentFirst.body as { tools: Array<{ name: string; description: string }> }).tools.find((t) => t.name === "task")!.description).toContain("- greper: Reads and greps");
+    const subReqs = llm.requests.slice(before).filter((r) => firstUserText(r) === "ASSIGN-GREP");
+    expect(toolNames(subReqs[0]!)).toEqual(["read", "grep", "ast_grep"]);
+    expect(JSON.stringify(subReqs[0]!.body.system)).toContain("You only read.");
+    expect(JSON.stringify(subReqs[1]!.body)).toMatch(/bash/i);
+    expect(resultText(endOf(frames, "t4"))).toContain("bash was refused");
+    expect(readdirSync(p.cwd)).not.toContain("pwned.txt");
+  }, 90_000);
+
+  it("with a schema each subagent answers through submit_result and its section is the validated JSON", async () => {
+    const p = await start();
+    const P = "structured";
+    const schema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
+    llm.enqueue(
+      forParent(P, taskCall("t6", "task", [["s", "ASSIGN-SCHEMA"]], { schema })),
+      forSub("ASSIGN-SCHEMA", { text: "I forgot the tool" }),
+      forSub("ASSIGN-SCHEMA", { toolCalls: [{ id: "sr", name: "submit_result", arguments: { result: { data: { n: 42 } } } }] }),
+      forSub("ASSIGN-SCHEMA", { text: "submitted" }),
+      forParent(P, { text: "ok" }),
+    );
+    const before = llm.requests.length;
+    const frames = await p.promptAndWait(P, {}, 60_000);
+    const end = endOf(frames, "t6");
+    expect(end.result.details.subagents[0].output).toEqual({ n: 42 });
+    expect(resultText(end)).toContain('## Task s: job s\n{\n  "n": 42\n}');
+    const subReqs = llm.requests.slice(before).filter(forAssignment("ASSIGN-SCHEMA"));
+    expect(toolNames(subReqs[0]!)).toContain("submit_result");
+    expect(JSON.stringify(subReqs[1]!.body)).toContain("You stopped without calling submit_result");
+  }, 90_000);
+
+  it("a subagent's permission ask reaches the host through the parent's dialog, naming the subagent", async () => {
+    const p = await start({}, (cwd) => {
+      mkdirSync(path.join(cwd, ".pith"), { recursive: true });
+      writeFileSync(path.join(cwd, ".pith", "settings.json"), JSON.stringify({ permissions: { mode: "ask-writes" } }));
+      writeFileSync(path.join(cwd, "notes.txt"), "alpha\n");
+    });
+    const P = "edit via a subagent";
+    llm.enqueue(
+      forParent(P, taskCall("t7", "task", [["ed", "ASSIGN-EDIT"]])),
+      forSub("ASSIGN-EDIT", { toolCalls: [{ id: "se", name: "edit", arguments: { path: "notes.txt", oldText: "alpha", newText: "beta" } }] }),
+      forSub("ASSIGN-EDIT", { text: "edited" }),
+      forParent(P, { text: "ok" }),
+    );
+    const from = p.frames.length;
+    expect((await p.request({ type: "prompt", message: P })).success).toBe(true);
+    const dialog = await p.waitFor((f) => f.type === "extension_ui_request" && f.method === "select", 30_000, from);
+    expect(dialog.title).toBe("[subagent ed (task)] Allow edit: notes.txt?");
+    expect(dialog.permission).toMatchObject({ toolCallId: "se", toolName: "edit" });
+    p.send({ type: "extension_ui_response", id: dialog.id, value: "Allow once" });
+    await p.waitIdle(30_000, from);
+    expect(readFileSync(path.join(p.cwd, "notes.txt"), "utf8")).toBe("beta\n");
+    expect(resultText(endOf(p.frames.slice(from), "t7"))).toContain("## Task ed: job ed\nedited");
+  }, 90_000);
+
+  it("aborting the parent mid-subagent ends every subagent", async () => {
+    const p = await start();
+    const P = "then abort";
+    llm.enqueue(
+      forParent(P, taskCall("t5", "explore", [["x", "ASSIGN-HANG-X"], ["y", "ASSIGN-HANG-Y"]])),
+      forSub("ASSIGN-HANG-X", { hang: true }),
+      forSub("ASSIGN-HANG-Y", { hang: true }),
+    );
+    expect((await p.request({ type: "set_subagent_subscription", level: "progress" })).data).toEqual({ level: "progress" });
+    const before = llm.requests.length;
+    const from = p.frames.length;
+    expect((await p.request({ type: "prompt", message: P })).success).toBe(true);
+    await llm.waitForRequests(before + 3, 30_000);
+    // oh-my-pi's get_subagents lists both running subagents.
+    const running = (await p.request({ type: "get_subagents" })).data.subagents;
+    expect(running.map((s: Frame) => [s.id, s.status, s.agent, s.parentToolCallId, s.assignment])).toEqual([
+      ["x", "running", "explore", "t5", "ASSIGN-HANG-X"],
+      ["y", "running", "explore", "t5", "ASSIGN-HANG-Y"],
+    ]);
+    expect((await p.request({ type: "abort" })).success).toBe(true);
+    await p.waitIdle(30_000, from);
+    const end = endOf(p.frames.slice(from), "t5");
+    expect(resultText(end)).toMatch(/## Task x: job x\n\[aborted\][\s\S]*## Task y: job y\n\[aborted\]/);
+    expect(end.result.details.subagents.map((s: Frame) => s.status)).toEqual(["aborted", "aborted"]);
+    const lifecycle = p.events("subagent_lifecycle", from).map((f) => `${f.payload.id}:${f.payload.status}`);
+    expect(lifecycle.sort()).toEqual(["x:aborted", "x:started", "y:aborted", "y:started"]);
+    expect(p.events("subagent_lifecycle", from)[0].payload).toMatchObject({ agent: "explore", agentSource: "builtin", parentToolCallId: "t5" });
+    expect((await p.request({ type: "get_subagents" })).data.subagents).toEqual([]);
+    const state = (await p.request({ type: "get_state" })).data;
+    expect(state.isStreaming).toBe(false);
+    // The process still answers and nothing left is waiting on the fake server.
+    llm.enqueue({ text: "after abort" });
+    const frames = await p.promptAndWait("still alive?", {}, 30_000);
+    expect(frames.some((f) => f.type === "agent_end")).toBe(true);
+  }, 90_000);
+
+  it("aborting the parent while a subagent runs bash leaves no child process", async () => {
+    const p = await start();
+    const P = "abort the shell";
+    const marker = `sleep ${31 + Math.floor(Math.random() * 1000) / 1000}`;
+    llm.enqueue(forParent(P, taskCall("t8", "task", [["sh", "ASSIGN-SHELL"]])), forSub("ASSIGN-SHELL", { toolCalls: [{ id: "sl", name: "bash", arguments: { command: marker } }] }));
+    const from = p.frames.length;
+    expect((await p.request({ type: "prompt", message: P })).success).toBe(true);
+    const live = (): boolean => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").some((l) => l.includes(marker) && !l.includes("ps -eo"));
+    for (let i = 0; i < 200 && !live(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(live()).toBe(true);
+    expect((await p.request({ type: "abort" })).success).toBe(true);
+    await p.waitIdle(30_000, from);
+    expect(resultText(endOf(p.frames.slice(from), "t8"))).toContain("## Task sh: job sh\n[aborted]");
+    expect(live()).toBe(false);
+  }, 90_000);
+
+  it("task.enabled false: the tool is not offered", async () => {
+    const p = await start({ task: { enabled: false } });
+    llm.enqueue({ text: "hi" });
+    const before = llm.requests.length;
+    await p.promptAndWait("no subagents", {}, 30_000);
+    expect(toolNames(llm.requests[before]!)).not.toContain("task");
+    expect(toolNames(llm.requests[before]!)).toContain("read");
+  }, 60_000);
+});
