@@ -2,8 +2,6 @@
 import type { AgentSession } from "../session/index.js";
 import { PithError } from "../shared/errors.js";
 
-const LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
-
 export function configOptions(session: AgentSession) {
   const current = session.models.current;
   const models = session.models.available();
@@ -22,7 +20,7 @@ export function configOptions(session: AgentSession) {
       category: "thought_level",
       type: "select" as const,
       currentValue: level,
-      options: LEVELS.map((l) => ({ value: l, name: l })),
+      options: session.models.availableThinkingLevels().map((l) => ({ value: l, name: l })),
     });
   }
   return options;

@@ -19,7 +19,7 @@ import {
 } from "../session/index.js";
 import type { CreateSessionParams } from "../protocol/index.js";
 import { PithError, errorMessage } from "../shared/errors.js";
-import { envVarsFor } from "../providers/models/env-keys.js";
+import { noApiKeyMessage, noModelMessage } from "../providers/models/env-keys.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import {
   childEnvironment,
@@ -266,10 +266,9 @@ export function probeModel(args: ParsedArgs, settings: Settings, e: Environment)
   try {
     const registry = createModelRegistry({ pithHome, env: e.env, warn: () => {}, cliApiKey: args.apiKey, cliProvider: args.provider, cwd: e.cwd });
     const model = pickModel(args, settings, registry);
-    if (!model) return { problem: `No model configured: set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY, or configure ${pithHome}/models.json` };
+    if (!model) return { problem: noModelMessage(pithHome) };
     if (registry.hasCredentials(model.provider)) return { model };
-    const vars = envVarsFor(model.provider);
-    return { model, problem: `No API key for ${model.provider}: set ${vars.length > 0 ? vars.join(" or ") : `an "apiKey" in ${pithHome}/models.json`}` };
+    return { model, problem: noApiKeyMessage(model.provider, pithHome) };
   } catch (err) {
     return { problem: errorMessage(err) };
   }

@@ -4,7 +4,7 @@ import { releaseAllLocks } from "../session/index.js";
 import { killAllProcessGroups } from "../tools/ops/process-groups.js";
 import { errorMessage } from "../shared/errors.js";
 import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
-import { loadSettings, applyRpcOverrides } from "./settings.js";
+import { loadSettings, applyRpcOverrides, settingsPaths } from "./settings.js";
 import { pithHomeOf, type Environment } from "./compose.js";
 import { removeSandboxFoldersSync } from "./sandbox-setup.js";
 import { VERSION, runRpcMode } from "./modes/rpc.js";
@@ -46,8 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const pithHome = pithHomeOf(env.env);
   const cwd = args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd;
   let settings = loadSettings({
-    globalPath: path.join(pithHome, "settings.json"),
-    projectPath: path.join(cwd, ".pith", "settings.json"),
+    ...settingsPaths(pithHome, cwd),
     warn: env.log,
   });
   if (mode === "rpc") {

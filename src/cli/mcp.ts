@@ -8,7 +8,7 @@ import { readMcpJson } from "../mcp/mcp-json.js";
 import { PITH_VERSION } from "../protocol/index.js";
 import type { McpWiring } from "../session/index.js";
 import { PithError } from "../shared/errors.js";
-import type { Settings } from "./settings.js";
+import { settingsPaths, type Settings } from "./settings.js";
 
 export interface McpSetupOptions {
   settings: Settings;
@@ -38,6 +38,7 @@ interface Running {
 export async function setUpMcp(o: McpSetupOptions): Promise<McpWiring> {
   const mcpJson = await readMcpJson(o.cwd);
   if (mcpJson.error) o.log(`pith: ${mcpJson.error}`);
+  const files = settingsPaths(o.pithHome, o.cwd);
   const base = {
     global: o.settings.mcpServers.global,
     project: o.settings.mcpServers.project,
@@ -45,8 +46,8 @@ export async function setUpMcp(o: McpSetupOptions): Promise<McpWiring> {
     projectServers: o.settings.mcp.projectServers,
     env: o.env,
     where: {
-      global: path.join(o.pithHome, "settings.json"),
-      project: path.join(o.cwd, ".pith", "settings.json"),
+      global: files.globalPath,
+      project: files.projectPath,
       "mcp-json": mcpJson.path,
     },
   };

@@ -1,6 +1,7 @@
 // settings.json: typed settings with defaults (engine.md §8.2, pi key names where pi has them),
 // loaded from the global and project files, deep-merged project over global over defaults.
 import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { PithError } from "../shared/errors.js";
 import type { ThinkingLevel } from "../shared/types.js";
 import type { CacheRetention } from "../providers/types.js";
@@ -277,6 +278,11 @@ export interface LoadSettingsOptions {
   globalPath?: string;
   projectPath?: string;
   warn: (message: string) => void;
+}
+
+/** Where the global (`PITH_HOME/settings.json`) and project (`<cwd>/.pith/settings.json`) settings live. */
+export function settingsPaths(pithHome: string, cwd: string): { globalPath: string; projectPath: string } {
+  return { globalPath: path.join(pithHome, "settings.json"), projectPath: path.join(cwd, ".pith", "settings.json") };
 }
 
 /** Defaults ← global file ← project file. Missing files are skipped. */

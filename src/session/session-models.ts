@@ -1,6 +1,6 @@
 // Model and thinking-level selection (spec/protocol.md §3.12–3.16). Changes are recorded in
 // the session file; they never touch the user's settings (design.md §4.11).
-import { envVarsFor } from "../providers/models/env-keys.js";
+import { noApiKeyMessage, noModelMessage } from "../providers/models/env-keys.js";
 import { nextModel } from "../providers/models/model-cycle.js";
 import type { ModelRegistry } from "../providers/models/registry.js";
 import { cycleThinkingLevel, resolveThinkingLevel, supportedEfforts } from "../providers/models/thinking.js";
@@ -125,20 +125,13 @@ export class SessionModels {
   /** The current model, or the error that tells the host what to configure. */
   require(): Model {
     if (this.current) return this.current;
-    throw new PithError(
-      "no_model",
-      "No model selected.\n\nSet an API key environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...), " +
-        `or configure a provider in ${this.pithHome}/models.json, then select a model with set_model ` +
-        "(or start pith with --provider/--model; --provider scripted runs offline).",
-    );
+    throw new PithError("no_model", noModelMessage(this.pithHome));
   }
 
   /** The key for `model`'s provider, or the error that says how to configure one. */
   async requireApiKey(model: Model): Promise<string | undefined> {
     if (this.registry.hasCredentials(model.provider)) return this.registry.getApiKey(model.provider);
-    const vars = envVarsFor(model.provider);
-    const set = vars.length > 0 ? `Set ${vars.join(" or ")}` : `Set an "apiKey" for provider "${model.provider}"`;
-    throw new PithError("no_api_key", `No API key found for ${model.provider}.\n\n${set} (or pass --api-key), or configure the provider in ${this.pithHome}/models.json`);
+    throw new PithError("no_api_key", noApiKeyMessage(model.provider, this.pithHome));
   }
 
   /** get_integrations: asks the current model's provider for its model list (bounded by `timeoutMs`). */

@@ -10,7 +10,7 @@ import { killAllProcessGroups } from "../../tools/ops/process-groups.js";
 import type { ParsedArgs } from "../args.js";
 import { composeSession, pithHomeOf, probeModel, type Environment } from "../compose.js";
 import { attachExtensions } from "../extensions.js";
-import { applyRpcOverrides, loadSettings, type Settings } from "../settings.js";
+import { applyRpcOverrides, loadSettings, settingsPaths, type Settings } from "../settings.js";
 import { VERSION } from "./rpc.js";
 
 /** Takes stdout for the protocol: returns the writer that reaches the real stdout. */
@@ -25,7 +25,7 @@ function createHost(args: ParsedArgs, startSettings: Settings, e: Environment): 
   const pithHome = pithHomeOf(e.env);
   const sessionsRoot = path.join(pithHome, "sessions");
   const settingsFor = (cwd: string): Settings =>
-    cwd === e.cwd ? startSettings : applyRpcOverrides(loadSettings({ globalPath: path.join(pithHome, "settings.json"), projectPath: path.join(cwd, ".pith", "settings.json"), warn: e.log }));
+    cwd === e.cwd ? startSettings : applyRpcOverrides(loadSettings({ ...settingsPaths(pithHome, cwd), warn: e.log }));
   const folderOf = (cwd: string) => (args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd));
 
   const compose = async (spec: AcpSessionSpec, session: string | undefined): Promise<HostedAcpSession> => {

@@ -48,3 +48,19 @@ export function envApiKey(provider: string, env: Record<string, string | undefin
 export function envVarsFor(provider: string): readonly string[] {
   return PROVIDER_ENV_VARS[provider] ?? [];
 }
+
+/** What to do when no model is selected (the session's no_model error, ACP's auth method). */
+export function noModelMessage(pithHome: string): string {
+  return (
+    "No model selected.\n\nSet an API key environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...), " +
+    `or configure a provider in ${pithHome}/models.json, then select a model with set_model ` +
+    "(or start pith with --provider/--model; --provider scripted runs offline)."
+  );
+}
+
+/** What to do when `provider` has no key (the session's no_api_key error, ACP's auth method). */
+export function noApiKeyMessage(provider: string, pithHome: string): string {
+  const vars = envVarsFor(provider);
+  const set = vars.length > 0 ? `Set ${vars.join(" or ")}` : `Set an "apiKey" for provider "${provider}"`;
+  return `No API key found for ${provider}.\n\n${set} (or pass --api-key), or configure the provider in ${pithHome}/models.json`;
+}
