@@ -115,6 +115,8 @@ describe("host tools over RPC", () => {
     const end = p.events("tool_execution_end", from)[0];
     expect(end).toMatchObject({ toolCallId: "call_h3", isError: true });
     expect(end.result.content[0].text).toBe('Host tool "echo_host" was aborted');
+    // The quiet moment's session_settled / agent_settled follow agent_end: let them arrive first.
+    await p.waitFor((f) => f.type === "agent_settled", 15_000, from);
     // A late result for the cancelled call is ignored: no response, no second end, no model call.
     const mark = p.frames.length;
     p.send({ type: "host_tool_result", id: call.id, result: { content: [text("too late")] } });
