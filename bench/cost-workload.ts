@@ -69,7 +69,7 @@ function costWorkload(v: Variant): Workload {
 
 const SESSION = "10-prompt session, 40 requests";
 export const costSession = costWorkload({ tag: "", label: SESSION, extraArgs: [], wide: false, billOnly: false });
-/** Apples to apples: pi's default tool set for both agents (pith offers 8 tools by default, pi 4). */
+/** Apples to apples: pi's default tool set for both agents (pith offers 7 tools and call_tool by default, pi 4). */
 export const costSessionFourTools = costWorkload({
   tag: "4",
   label: `${SESSION}, --tools read,bash,edit,write`,

@@ -17,6 +17,7 @@ import type { AssistantMessage, AssistantMessageEvent, Model } from "../shared/t
 import { ABORTED, AbortWaiter, closeIterator } from "./abort-waiter.js";
 import { linkedAbort, type LinkedAbort } from "./linked-abort.js";
 import { appendMessage, type RunState } from "./run-state.js";
+import { advertisedTools } from "./tool-shelf.js";
 import { abortedFromPartial, finalFromPartial, placeholderAssistant } from "./synthetic.js";
 
 /** The nine subtypes that become `message_update`; anything else a provider sends is ignored. */
@@ -95,9 +96,10 @@ async function consume(state: RunState, link: LinkedAbort, tracker: AssistantTra
     const model = config.getModel();
     tracker.model = model;
     if (signal.aborted) return tracker.aborted();
-    const context = await buildContext(state, signal);
-    if (signal.aborted) return tracker.aborted();
     const options = { ...config.getStreamOptions(), signal };
+    const forced = typeof options.toolChoice === "object" ? options.toolChoice.name : undefined;
+    const context = await buildContext(state, signal, forced);
+    if (signal.aborted) return tracker.aborted();
     iterator = config.stream(model, context, options)[Symbol.asyncIterator]();
   } catch (err) {
     return tracker.failed(err, signal);
@@ -105,9 +107,9 @@ async function consume(state: RunState, link: LinkedAbort, tracker: AssistantTra
   return pump(state, link, tracker, iterator);
 }
 
-async function buildContext(state: RunState, signal: AbortSignal): Promise<LlmContext> {
+async function buildContext(state: RunState, signal: AbortSignal, forcedTool: string | undefined): Promise<LlmContext> {
   const { config, input } = state;
-  const tools = config.getTools().map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+  const tools = advertisedTools(config.getTools(), forcedTool);
   const source = config.transformContext ? await config.transformContext(input.messages.slice(), signal) : input.messages;
   const context: LlmContext = { systemPrompt: config.getSystemPrompt(), messages: config.convertToLlm(source), tools };
   config.onRequest?.(context);

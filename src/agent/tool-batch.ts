@@ -9,6 +9,7 @@ import { linkedAbort, neverAbortedSignal, type LinkedAbort } from "./linked-abor
 import type { RunState } from "./run-state.js";
 import { abortedCallText, errorOutcome, SKIPPED_TEXT } from "./synthetic.js";
 import { callArgs, emitSyntheticCall, emitToolResult, emitToolStart, type CallArgs } from "./tool-events.js";
+import { resolveShelfCall, type ShelfResolution } from "./tool-shelf.js";
 import type { ToolCallOutcome } from "./types.js";
 
 export interface BatchOutcome {
@@ -65,19 +66,20 @@ class ToolBatch {
     const all: Promise<void>[] = [];
     let gate: Promise<unknown> = Promise.resolve();
     for (const call of this.calls) {
-      const tool = this.tools.get(call.name);
+      const shelf = resolveShelfCall(call, this.tools);
+      const tool = shelf?.kind === "run" ? shelf.tool : this.tools.get(call.name);
       if (tool?.concurrency === "exclusive") {
-        const p = Promise.all(all).then(() => this.runCall(call, tool));
+        const p = Promise.all(all).then(() => this.runCall(call, tool, shelf));
         gate = p;
         all.push(p);
       } else {
-        all.push(gate.then(() => this.runCall(call, tool)));
+        all.push(gate.then(() => this.runCall(call, tool, shelf)));
       }
     }
     return all;
   }
 
-  private async runCall(call: ToolCall, tool: Tool | undefined): Promise<void> {
+  private async runCall(call: ToolCall, tool: Tool | undefined, shelf: ShelfResolution | undefined): Promise<void> {
     if (this.steering) {
       this.unstarted.push(call);
       return;
@@ -86,13 +88,22 @@ class ToolBatch {
       this.results.push(emitSyntheticCall(this.state, call, errorOutcome(abortedCallText())));
       return;
     }
-    const view = callArgs(call);
-    emitToolStart(this.state, call, view);
+    if (shelf?.kind === "answer") {
+      const answer = { isError: shelf.isError, result: { content: [{ type: "text" as const, text: shelf.text }], details: {} } };
+      emitToolStart(this.state, call, callArgs(call));
+      this.results.push(emitToolResult(this.state, call, answer, false));
+      this.pollSteering();
+      return;
+    }
+    // a deferred tool reached through call_tool runs, and is reported, as itself
+    const run = shelf?.kind === "run" ? shelf.call : call;
+    const view = callArgs(run);
+    emitToolStart(this.state, run, view);
     const state = { finished: false };
-    const outcome = await this.execute(call, tool, view, state);
+    const outcome = await this.execute(run, tool, view, state);
     state.finished = true;
     const skipped = this.steering !== undefined;
-    this.results.push(emitToolResult(this.state, call, skipped ? errorOutcome(SKIPPED_TEXT) : outcome, skipped));
+    this.results.push(emitToolResult(this.state, run, skipped ? errorOutcome(SKIPPED_TEXT) : outcome, skipped, call.name));
     this.pollSteering();
   }
 

@@ -16,6 +16,13 @@ import {
 } from "./policy-settings.js";
 import { MCP_SPEC, takeMcpServers, type McpServerSettings, type McpSettings } from "./mcp-settings.js";
 
+/**
+ * Offered through `call_tool` by default (issue 17): tools most sessions never call (ls, which
+ * find covers; subagents; the reference's specialist tools), whose schemas would otherwise ride
+ * along in every request. `tools.deferred: []` offers each with its own definition.
+ */
+export const DEFAULT_DEFERRED_TOOLS = ["ls", "task", "python", "ast_grep", "ast_edit", "notebook", "calc", "render_mermaid", "inspect_image", "display_image"];
+
 type QueueMode = "all" | "one-at-a-time";
 
 export interface Settings {
@@ -36,7 +43,8 @@ export interface Settings {
   thinkingBudgets: { minimal: number; low: number; medium: number; high: number; xhigh: number };
   bash: { environment: Record<string, string> };
   /** Child processes of tools and of `bash`: names to drop (globs) and names to keep anyway. */
-  tools: { env: { exclude: string[]; passthrough: string[] } };
+  /** `deferred`: tools offered through `call_tool` (names; `prefix*` matches a prefix). */
+  tools: { env: { exclude: string[]; passthrough: string[] }; deferred: string[] };
   shellPath?: string;
   shellCommandPrefix?: string;
   extensions: string[];
@@ -89,7 +97,7 @@ export function defaultSettings(): Settings {
     ttsr: { enabled: true, contextMode: "discard", interruptMode: "always", repeatMode: "once", repeatGap: 10 },
     thinkingBudgets: { minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768 },
     bash: { environment: {} },
-    tools: { env: { exclude: [], passthrough: [] } },
+    tools: { env: { exclude: [], passthrough: [] }, deferred: [...DEFAULT_DEFERRED_TOOLS] },
     extensions: [],
     fileCheckpoints: { enabled: false, maxFileBytes: 10 * 1024 * 1024, maxFiles: 50_000, retentionDays: 14 },
     permissions: defaultPermissionsSetting(),
@@ -198,7 +206,7 @@ const SPEC: Spec = {
   },
   thinkingBudgets: { minimal: count, low: count, medium: count, high: count, xhigh: count },
   bash: { environment: stringMap },
-  tools: { env: { exclude: strings, passthrough: strings } },
+  tools: { env: { exclude: strings, passthrough: strings }, deferred: strings },
   shellPath: str,
   shellCommandPrefix: str,
   extensions: strings,
@@ -337,6 +345,7 @@ export function toSessionSettings(settings: Settings): SessionSettings {
       contextMode: settings.ttsr.contextMode,
     },
     bashEnvironment: { ...settings.bash.environment },
+    deferredTools: [...settings.tools.deferred],
   };
   if (settings.shellPath !== undefined) out.shellPath = settings.shellPath;
   out.fileCheckpoints = { ...settings.fileCheckpoints };

@@ -31,7 +31,7 @@ import { SessionMcp, type McpWiring } from "./session-mcp.js";
 import { SessionModes } from "./session-modes.js";
 import { SessionPermissions } from "./session-permissions.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
-import { SessionTools, type TodoAccess } from "./session-tools.js";
+import { deferredMatcher, SessionTools, type TodoAccess } from "./session-tools.js";
 import type { SessionSettings } from "./settings.js";
 import type { SessionLog } from "./store/session-log.js";
 import { contentText } from "./store/message-text.js";
@@ -158,7 +158,8 @@ export class AgentSession {
     this.extensions = new SessionExtensions((bindings) => createExtensionHost(this.hosted(), bindings));
     this.mcp = new SessionMcp(o.mcp);
     const builtin = o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
-    this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt, mcpTools: () => this.mcp.tools() });
+    const isDeferred = deferredMatcher(o.settings.deferredTools ?? []);
+    this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt, mcpTools: () => this.mcp.tools(), isDeferred });
     this.hooks = new ExtensionHooks(runner, () => this.tools.systemPrompt());
     this.compactor = new Compactor({
       conversation: this.conversation,

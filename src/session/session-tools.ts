@@ -21,11 +21,23 @@ export interface SessionToolsOptions {
   buildSystemPrompt(tools: Tool[]): string;
   /** The MCP servers' tools (session-mcp.ts), offered after all others. */
   mcpTools?(): Tool[];
+  /** Tools offered through `call_tool` instead of their own definition (setting `tools.deferred`). */
+  isDeferred?(name: string): boolean;
+}
+
+/** `tools.deferred` as a test: exact names, or `prefix*` for every name with that prefix. */
+export function deferredMatcher(patterns: readonly string[]): ((name: string) => boolean) | undefined {
+  if (patterns.length === 0) return undefined;
+  const exact = new Set(patterns.filter((p) => !p.endsWith("*")));
+  const prefixes = patterns.filter((p) => p.endsWith("*")).map((p) => p.slice(0, -1));
+  return (name) => exact.has(name) || prefixes.some((p) => name.startsWith(p));
 }
 
 export class SessionTools {
   private host: Tool[] = [];
   private cachedPrompt: { tools: Tool[]; text: string } | undefined;
+  /** One deferred view per tool object, so the list keeps its identities between calls. */
+  private readonly deferredViews = new WeakMap<Tool, Tool>();
 
   constructor(private readonly o: SessionToolsOptions) {}
 
@@ -33,7 +45,19 @@ export class SessionTools {
   active(): Tool[] {
     const ext = this.o.runner()?.registeredTools() ?? [];
     const mcp = this.o.mcpTools?.() ?? [];
-    return [...this.o.builtin, ...ext, ...this.host, ...mcp].filter((t) => !t.hidden && !t.unavailable?.());
+    const list = [...this.o.builtin, ...ext, ...this.host, ...mcp].filter((t) => !t.hidden && !t.unavailable?.());
+    const isDeferred = this.o.isDeferred;
+    return isDeferred ? list.map((t) => (isDeferred(t.name) ? this.deferredView(t) : t)) : list;
+  }
+
+  private deferredView(t: Tool): Tool {
+    let view = this.deferredViews.get(t);
+    if (!view) {
+      // the prototype chain keeps the tool's own methods and state; only the flag differs
+      view = Object.create(t, { deferred: { value: true, enumerable: true } }) as Tool;
+      this.deferredViews.set(t, view);
+    }
+    return view;
   }
 
   /** Built-in tools left out for a missing dependency, and why (`get_state.unavailableTools`). */

@@ -40,6 +40,8 @@ export interface SessionSettings {
     /** `discard` drops an interrupted reply from the live context; `keep` leaves it. */
     contextMode: "discard" | "keep";
   };
+  /** Tools offered through `call_tool` instead of their own definition (`prefix*` matches a prefix). */
+  deferredTools?: readonly string[];
   /** Extra environment for bash commands. */
   bashEnvironment: Record<string, string>;
   shellPath?: string;

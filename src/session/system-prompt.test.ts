@@ -9,10 +9,10 @@ const tools = createBuiltinTools({ cwd: "/w" });
 const now = new Date(2026, 4, 7, 12, 0, 0);
 
 describe("buildSystemPrompt", () => {
-  it("names the role, lists the tools by name (their descriptions travel with their definitions), and ends with date and cwd", () => {
+  it("names the role, repeats no tool (names and descriptions travel with their definitions), and ends with date and cwd", () => {
     const p = buildSystemPrompt({ tools, cwd: "/w/proj", now, contextFiles: [] });
     expect(p).toContain("You are pith");
-    expect(p).toContain(`Tools: ${tools.map((t) => t.name).join(", ")}.`);
+    expect(p).not.toContain("Tools: ");
     for (const t of tools) expect(p).not.toContain(t.description);
     expect(p).toContain("todo_write");
     expect(p.endsWith("Current date: 2026-05-07\nCurrent working directory: /w/proj")).toBe(true);
@@ -20,7 +20,8 @@ describe("buildSystemPrompt", () => {
   it("derives guidelines from the tools present", () => {
     const onlyBash = buildSystemPrompt({ tools: selectTools(tools, { allow: ["bash"] }), cwd: "/", now, contextFiles: [] });
     expect(onlyBash).toContain("Use bash (rg, find, ls) to explore");
-    expect(onlyBash).toContain("Tools: bash.");
+    const deferred = buildSystemPrompt({ tools: tools.map((t) => (t.name === "todo_write" ? { ...t, deferred: true } : t)), cwd: "/", now, contextFiles: [] });
+    expect(deferred).not.toContain("todo_write");
     expect(onlyBash).not.toContain("todo_write");
     const none = buildSystemPrompt({ tools: [], cwd: "/", now, contextFiles: [] });
     expect(none).toContain("No tools are available");

@@ -15,29 +15,28 @@ export interface SystemPromptInput {
   appendPrompt?: string[];
 }
 
-const ROLE = `You are pith, a coding agent working in the user's project through tools. You read code before changing it, make focused changes that fit the existing style, and verify your work (build, tests) when you can. Be concise: report what you did and what you found, not what you are about to do.`;
+const ROLE = `You are pith, a coding agent working in the user's project through tools. Read code before changing it, make focused changes in the existing style, and verify your work (build, tests) when you can. Be concise: report what you did and found, not what you are about to do.`;
 
 // Lean on purpose (issue 17): every request carries this text, so it says what the tool
-// definitions do not and nothing twice. The tool list is names only; each tool's own
-// description travels with its definition.
+// definitions do not and nothing twice: the tools are not listed (their definitions are).
 function guidelines(names: Set<string>, hashline: boolean): string[] {
   const g: string[] = [];
   if (names.has("edit") && hashline) g.push("edit takes the LINE#ID anchors read shows; read again after a change.");
-  if (names.has("grep") || names.has("find") || names.has("ls")) g.push("Explore with grep, find and ls rather than bash.");
+  if (names.has("grep") || names.has("find")) g.push("Explore with grep and find rather than bash.");
   else if (names.has("bash")) g.push("Use bash (rg, find, ls) to explore the project.");
   if (names.has("bash")) g.push("Use bash for builds, tests and git; commands must not wait for input.");
   if (names.has("todo_write")) g.push("For multi-step tasks keep a todo list with todo_write and update it as you go.");
-  g.push("Show file paths clearly when you refer to files.");
   return g;
 }
 
 function baseText(tools: Tool[]): string {
   const visible = tools.filter((t) => !t.hidden);
   const parts = [ROLE];
-  if (visible.length) parts.push(`Tools: ${visible.map((t) => t.name).join(", ")}.`);
-  else parts.push("No tools are available in this session: answer from the conversation alone.");
+  // deferred tools are reached through call_tool: no guideline names them
+  const listed = visible.filter((t) => !t.deferred).map((t) => t.name);
+  if (!visible.length) parts.push("No tools are available in this session: answer from the conversation alone.");
   const hashline = visible.some((t) => t.name === "edit" && t.description.includes("LINE#ID"));
-  parts.push(`Guidelines:\n${guidelines(new Set(visible.map((t) => t.name)), hashline).map((l) => `- ${l}`).join("\n")}`);
+  parts.push(`Guidelines:\n${guidelines(new Set(listed), hashline).map((l) => `- ${l}`).join("\n")}`);
   return parts.join("\n\n");
 }
 

@@ -15,6 +15,8 @@ export interface Tool<Args = any> {
   name: string;
   label: string;
   description: string;
+  /** A few words for lists that cannot carry the description (call_tool's); default: its first sentence. */
+  summary?: string;
   /** JSON Schema of the arguments (TypeBox schemas are JSON Schema). */
   parameters: Record<string, unknown>;
   /** "exclusive" tools wait for earlier calls of the batch and block later ones. Default "shared". */
@@ -22,6 +24,8 @@ export interface Tool<Args = any> {
   nonAbortable?: boolean;
   /** Registered but not offered to the model unless activated. */
   hidden?: boolean;
+  /** Offered through `call_tool` instead of its own definition (setting `tools.deferred`, src/agent/tool-shelf.ts). */
+  deferred?: boolean;
   /** The tool checks its own arguments (the generic schema check is skipped). */
   validatesOwnArguments?: boolean;
   /** Where the tool came from; only built-ins are wrapped by output truncation. */

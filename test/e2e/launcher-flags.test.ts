@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type FakeRequest } from "../support/fake-llm-server.js";
+import { offeredTools } from "../support/offered-tools.js";
 import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 
 const llm = useFakeLlm();
@@ -137,7 +138,7 @@ describe("each xcsh-rpc option", () => {
     ["append_system_prompt", { appendSystemPrompt: "APPEND-MARKER-42" }, (_p, _s, request) => expect(JSON.stringify(request.body.messages[0])).toContain("APPEND-MARKER-42")],
     ["provider_session_id", { providerSessionId: "cache-abc" }, (_p, state) => expect(state.sessionId).toEqual(expect.any(String))],
     // engine §3.2: asking for grep brings ast_grep along (astGrep.enabled is on by default)
-    ["tools", { tools: ["read", "grep"] }, (_p, _s, request) => expect(toolNames(request)).toEqual(["read", "grep", "ast_grep"])],
+    ["tools", { tools: ["read", "grep"] }, (_p, _s, request) => expect(offeredTools(request.body)).toMatchObject({ native: ["read", "grep", "call_tool"], deferred: ["ast_grep"] })],
     ["tools=[] (--no-tools)", { tools: [] }, (_p, _s, request) => expect(request.body.tools).toBeUndefined()],
     ["no_session", { noSession: true }, (_p, state) => expect(state.sessionFile).toBeUndefined()],
     ["no_skills", { noSkills: true }, (_p, state) => expect(state.isStreaming).toBe(false)],

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadLineHasher } from "../../src/tools/hashline/line-hash.js";
+import { offeredTools } from "../support/offered-tools.js";
 import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 
 const llm = useFakeLlm();
@@ -46,7 +47,8 @@ function seenResult(toolCallId: string, from: number): string {
   return "";
 }
 
-const toolNames = (req: { body: unknown }): string[] => ((req.body as { tools?: Array<{ name: string }> }).tools ?? []).map((t) => t.name);
+// every tool the model can use: its own definition or a line of call_tool's (tools.deferred)
+const toolNames = (req: { body: unknown }): string[] => offeredTools(req.body).all;
 
 describe("the reference's tools end to end", () => {
   it("a model uses hashline edit, calc, render_mermaid, ast_grep, ast_edit, notebook, display_image and inspect_image", async () => {

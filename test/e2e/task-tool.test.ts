@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FakeReply, FakeRequest } from "../support/fake-llm-server.js";
+import { offeredTools } from "../support/offered-tools.js";
 import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 
 const llm = useFakeLlm();
@@ -31,7 +32,8 @@ function firstUserText(r: FakeRequest): string {
 const forAssignment = (needle: string) => (r: FakeRequest) => firstUserText(r).includes(needle);
 const forSub = (needle: string, reply: FakeReply): FakeReply => ({ ...reply, match: forAssignment(needle) });
 const forParent = (prompt: string, reply: FakeReply): FakeReply => ({ ...reply, match: (r) => firstUserText(r) === prompt });
-const toolNames = (req: FakeRequest): string[] => ((req.body as { tools?: Array<{ name: string }> }).tools ?? []).map((t) => t.name);
+// every tool the model can use, natively or through call_tool
+const toolNames = (req: FakeRequest): string[] => offeredTools(req.body).all;
 
 function taskCall(id: string, agent: string, tasks: Array<[string, string]>, extra: Record<string, unknown> = {}): FakeReply {
   return { toolCalls: [{ id, name: "task", arguments: { agent, ...extra, tasks: tasks.map(([tid, assignment]) => ({ id: tid, description: `job ${tid}`, assignment })) } }] };
@@ -155,9 +157,11 @@ describe("the task tool end to end", () => {
     const before = llm.requests.length;
     const frames = await p.promptAndWait(P, {}, 60_000);
     const parentFirst = llm.requests[before]!;
-    expect((parentFirst.body as { tools: Array<{ name: string; description: string }> }).tools.find((t) => t.name === "task")!.description).toContain("- greper: Reads and greps");
+    // task is deferred by default: call_tool lists it with its agents
+    const shelf = (parentFirst.body as { tools: Array<{ name: string; description: string }> }).tools.find((t) => t.name === "call_tool")!;
+    expect(shelf.description).toMatch(/^- task\(.*\) Delegate focused jobs to subagents \(.*greper\)$/m);
     const subReqs = llm.requests.slice(before).filter((r) => firstUserText(r) === "ASSIGN-GREP");
-    expect(toolNames(subReqs[0]!)).toEqual(["read", "grep", "ast_grep"]);
+    expect(offeredTools(subReqs[0]!.body)).toMatchObject({ native: ["read", "grep", "call_tool"], deferred: ["ast_grep"] });
     expect(JSON.stringify(subReqs[0]!.body.system)).toContain("You only read.");
     expect(JSON.stringify(subReqs[1]!.body)).toMatch(/bash/i);
     expect(resultText(endOf(frames, "t4"))).toContain("bash was refused");

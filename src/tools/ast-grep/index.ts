@@ -24,6 +24,7 @@ Returns per-file replacement counts with the first line before (-) and after (+)
 export function createAstGrepTool(opts: AstToolOptions): Tool<AstGrepArgs> {
   return {
     name: "ast_grep",
+    summary: "Structural code search (ast-grep patterns)",
     label: "AST Grep",
     description: GREP_DESCRIPTION,
     parameters: jsonSchema(GrepParams),
@@ -39,6 +40,7 @@ export function createAstGrepTool(opts: AstToolOptions): Tool<AstGrepArgs> {
 export function createAstEditTool(opts: AstToolOptions): Tool<AstEditArgs> {
   return {
     name: "ast_edit",
+    summary: "Structural rewrites (ast-grep codemods)",
     label: "AST Edit",
     description: EDIT_DESCRIPTION,
     parameters: jsonSchema(EditParams),

@@ -8,11 +8,11 @@ import { jsonSchema } from "../schema.js";
 import type { Tool, ToolContext } from "../types.js";
 import { OutputCollector, type CollectedOutput } from "./output-collector.js";
 
-const BASH_DESCRIPTION = `Run a shell command in the working directory; stdout and stderr are merged. Output keeps the last 2000 lines or 50KB; beyond that the full output is saved to a file named in the result. A non-zero exit code is an error. Each call is a fresh shell: cd and variables do not persist.`;
+const BASH_DESCRIPTION = `Run a shell command in the working directory (stdout and stderr merged). Output keeps the last 2000 lines or 50KB; the full output is saved to a file named in the result. Non-zero exit = error. Each call is a fresh shell.`;
 
 const BashParams = Type.Object({
-  command: Type.String({ description: "Shell command" }),
-  timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Timeout in seconds" })),
+  command: Type.String(),
+  timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Seconds" })),
 });
 export type BashArgs = Static<typeof BashParams>;
 

@@ -26,6 +26,7 @@ export type CalcArgs = Static<typeof Params>;
 export function createCalcTool(): Tool<CalcArgs> {
   return {
     name: "calc",
+    summary: "Evaluate arithmetic expressions",
     label: "Calc",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),

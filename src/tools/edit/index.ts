@@ -12,10 +12,10 @@ const EDIT_DESCRIPTION = `Replace exact text in a file. oldText must match the f
 // The fields mean what the top-level oldText / newText say: not described twice.
 const EditItem = Type.Object({ oldText: Type.String(), newText: Type.String() });
 const EditParams = Type.Object({
-  path: Type.String({ description: "File path (relative or absolute)" }),
-  oldText: Type.Optional(Type.String({ description: "Exact text to replace" })),
-  newText: Type.Optional(Type.String({ description: "Replacement text" })),
-  edits: Type.Optional(Type.Array(EditItem, { minItems: 1, description: "Several replacements in one file" })),
+  path: Type.String(),
+  oldText: Type.Optional(Type.String()),
+  newText: Type.Optional(Type.String()),
+  edits: Type.Optional(Type.Array(EditItem, { minItems: 1 })),
 });
 export type EditArgs = Static<typeof EditParams>;
 type EditItemT = Static<typeof EditItem>;

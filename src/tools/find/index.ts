@@ -10,9 +10,9 @@ import type { Tool } from "../types.js";
 const FIND_DESCRIPTION = `Find files by glob. A pattern without "/" matches file names anywhere below path; one with "/" matches paths relative to it. Respects .gitignore (hidden files included). Returns sorted relative paths, at most limit and 50KB.`;
 
 const FindParams = Type.Object({
-  pattern: Type.String({ description: "Glob, e.g. '*.ts' or 'src/**/*.spec.ts'" }),
-  path: Type.Optional(Type.String({ description: "Directory (default: working directory)" })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of results (default 1000)" })),
+  pattern: Type.String({ description: "e.g. '*.ts' or 'src/**/*.spec.ts'" }),
+  path: Type.Optional(Type.String({ description: "Default: cwd" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Default 1000" })),
 });
 export type FindArgs = Static<typeof FindParams>;
 

@@ -10,16 +10,16 @@ import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 import { formatGrep, joinRoot } from "./format.js";
 
-const GREP_DESCRIPTION = `Search file contents for a regular expression, respecting .gitignore (hidden files included). Output lines: "path:line: text" for matches, "path-line- text" for context lines. At most limit matches and 50KB; lines are cut at 500 characters.`;
+const GREP_DESCRIPTION = `Regex search of file contents (.gitignore respected, hidden files included). Matches print as "path:line: text", context lines as "path-line- text"; at most limit matches and 50KB, lines cut at 500 characters.`;
 
 const GrepParams = Type.Object({
-  pattern: Type.String({ description: "Regular expression" }),
-  path: Type.Optional(Type.String({ description: "File or directory (default: working directory)" })),
-  glob: Type.Optional(Type.String({ description: "Only files matching this glob, e.g. '*.ts' or 'src/**/*.ts'" })),
-  ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search" })),
-  literal: Type.Optional(Type.Boolean({ description: "pattern is literal text, not a regex" })),
-  context: Type.Optional(Type.Integer({ minimum: 0, description: "Context lines around each match (default 0)" })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of matches (default 100)" })),
+  pattern: Type.String(),
+  path: Type.Optional(Type.String({ description: "File or directory (default: cwd)" })),
+  glob: Type.Optional(Type.String({ description: "e.g. '*.ts'" })),
+  ignoreCase: Type.Optional(Type.Boolean()),
+  literal: Type.Optional(Type.Boolean({ description: "pattern is plain text" })),
+  context: Type.Optional(Type.Integer({ minimum: 0, description: "Lines around each match" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Default 100" })),
 });
 export type GrepArgs = Static<typeof GrepParams>;
 

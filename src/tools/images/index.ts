@@ -58,6 +58,7 @@ async function loadImage(fs: FsOps, shown: string, cwd: string, tool: string): P
 export function createInspectImageTool(opts: { fs: FsOps; vision: VisionPort }): Tool<InspectImageArgs> {
   return {
     name: "inspect_image",
+    summary: "Ask a vision model about an image file",
     label: "Inspect Image",
     description:
       "Inspect an image file with a vision-capable model: give the path and a question (what it shows, text in it (OCR), UI state in a screenshot, …); returns the model's answer. Use this instead of reading image files.",
@@ -80,6 +81,7 @@ export function createInspectImageTool(opts: { fs: FsOps; vision: VisionPort }):
 export function createDisplayImageTool(opts: { fs: FsOps }): Tool<DisplayImageArgs> {
   return {
     name: "display_image",
+    summary: "Show an image file to the user",
     label: "Display Image",
     description: "Show an image file (PNG, JPEG, GIF, WEBP) to the user; the host displays it. Use inspect_image to understand an image yourself.",
     parameters: jsonSchema(DisplayParams),

@@ -11,8 +11,8 @@ import type { Tool } from "../types.js";
 const LS_DESCRIPTION = `List a directory: entries sorted case-insensitively, "/" after directory names, dotfiles included.`;
 
 const LsParams = Type.Object({
-  path: Type.Optional(Type.String({ description: "Directory to list (default: working directory)" })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of entries (default 500)" })),
+  path: Type.Optional(Type.String({ description: "Default: cwd" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Default 500" })),
 });
 export type LsArgs = Static<typeof LsParams>;
 
@@ -21,6 +21,7 @@ export const LS_DEFAULT_LIMIT = 500;
 export function createLsTool(opts: { fs: FsOps }): Tool<LsArgs> {
   return {
     name: "ls",
+    summary: "List a directory",
     label: "List",
     description: LS_DESCRIPTION,
     parameters: jsonSchema(LsParams),

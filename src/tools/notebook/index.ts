@@ -51,6 +51,7 @@ function edited(cell: ICell, source: string[], type: "code" | "markdown" | undef
 export function createNotebookTool(opts: { fs: FsOps; guardWrite?: WriteGuard }): Tool<NotebookArgs> {
   return {
     name: "notebook",
+    summary: "Edit, insert, delete or move Jupyter notebook cells",
     label: "Notebook",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),

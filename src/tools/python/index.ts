@@ -66,6 +66,7 @@ export function createPythonTool(opts: PythonToolOptions = {}): Tool<PythonArgs>
 
   return {
     name: "python",
+    summary: "Run Python cells in a persistent IPython kernel",
     label: "Python",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),

@@ -13,13 +13,13 @@ import { detectImageMime, MAX_IMAGE_BYTES } from "./image.js";
 /** Line numbers cost bytes on every later request (issue 17): off by default, like pi and xcsh. */
 function readDescription(lineNumbers: boolean): string {
   const text = lineNumbers ? "Text comes back with line numbers (number, tab, text)" : "Text comes back as is";
-  return `Read a file. ${text}, at most 2000 lines or 50KB: page with offset and limit. Images (png, jpg, gif, webp) come back as attachments when the model accepts images.`;
+  return `Read a file. ${text}, at most 2000 lines or 50KB: page with offset and limit. Images (png, jpg, gif, webp) come back as attachments.`;
 }
 
 const ReadParams = Type.Object({
-  path: Type.String({ description: "File path (relative or absolute)" }),
-  offset: Type.Optional(Type.Integer({ minimum: 1, description: "First line to read (1-based)" })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of lines" })),
+  path: Type.String(),
+  offset: Type.Optional(Type.Integer({ minimum: 1, description: "First line (1-based)" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type ReadArgs = Static<typeof ReadParams>;
 

@@ -33,6 +33,7 @@ const count = (n: number | undefined): number | undefined => (n === undefined ? 
 export function createRenderMermaidTool(): Tool<RenderMermaidArgs> {
   return {
     name: "render_mermaid",
+    summary: "Mermaid source to an ASCII diagram",
     label: "RenderMermaid",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),

@@ -6,11 +6,13 @@ import path from "node:path";
 import type { AgentDefinition } from "./types.js";
 
 const READ_ONLY = ["read", "grep", "find", "ls"];
+/** Tools that change nothing: an agent limited to these is listed as read-only. */
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([...READ_ONLY, "ast_grep"]);
 
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
     name: "task",
-    description: "General-purpose subagent with every tool: carries out a focused job and reports back.",
+    description: "Every tool (default).",
     systemPrompt:
       "You are a subagent started by another agent through the `task` tool. Do the assignment you are given, using your tools as needed. " +
       "Your final message is your answer: the parent sees only that, so make it complete and concise.",
@@ -18,7 +20,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   },
   {
     name: "explore",
-    description: "Read-only explorer (read, grep, find, ls): investigates code and reports findings without changing anything.",
+    description: "Investigates code and reports findings.",
     tools: READ_ONLY,
     systemPrompt:
       "You are a read-only exploration subagent. Investigate the codebase to answer the assignment; you cannot change files. " +
@@ -27,14 +29,14 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   },
   {
     name: "plan",
-    description: "Read-only planner: studies the code and returns a step-by-step implementation plan.",
+    description: "Returns a step-by-step implementation plan.",
     tools: READ_ONLY,
     systemPrompt: "You are a planning subagent. Study the relevant code (read-only) and answer with a concrete, ordered implementation plan naming the files to change.",
     source: "builtin",
   },
   {
     name: "reviewer",
-    description: "Read-only code reviewer: reviews the named change or files and lists problems by severity.",
+    description: "Reviews a change or files; lists problems by severity.",
     tools: READ_ONLY,
     systemPrompt: "You are a code-review subagent. Review what the assignment names (read-only) and answer with concrete findings ordered by severity, each with file and line.",
     source: "builtin",

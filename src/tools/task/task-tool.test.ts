@@ -97,7 +97,9 @@ describe("task tool", () => {
   });
 
   it("lists the agents in its description", () => {
-    expect(createTaskTool(factory().f).description).toMatch(/- explore: .*\(tools: read, grep, find, ls\)/);
+    const tool = createTaskTool(factory().f);
+    expect(tool.description).toMatch(/- explore: .*\(read-only\)/);
+    expect(tool.summary).toContain("explore");
   });
 });
 

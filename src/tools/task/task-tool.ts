@@ -3,6 +3,7 @@
 import type { AgentToolResult, Usage } from "../../shared/types.js";
 import type { Tool, ToolContext } from "../types.js";
 import type { AgentDefinition, Subagent, SubagentFactory, SubagentProgress, SubagentRunResult } from "./types.js";
+import { READ_ONLY_TOOLS } from "./agents.js";
 
 export interface TaskItem {
   id: string;
@@ -41,12 +42,10 @@ export function addUsage(to: Usage, u: Usage): void {
 const MAX_TASKS = 32;
 
 function describe(agents: AgentDefinition[]): string {
-  const list = agents.map((a) => `- ${a.name}: ${a.description}${a.tools ? ` (tools: ${a.tools.join(", ")})` : ""}`).join("\n");
+  const list = agents.map((a) => `- ${a.name}: ${a.description}${a.tools ? (a.tools.every((t) => READ_ONLY_TOOLS.has(t)) ? " (read-only)" : ` (${a.tools.join(", ")})`) : ""}`).join("\n");
   return (
-    "Delegate focused work to subagents. Each task runs in its own fresh context with its own tools and returns only its final answer, " +
-    "so your context stays small. Several tasks in one call run concurrently. Give each task a self-contained `assignment` " +
-    "(the subagent sees nothing of this conversation except `context`, which is prepended to every assignment). " +
-    "With `schema` (JSON Schema) each subagent must return a structured result matching it.\n\nAvailable agents:\n" +
+    "Delegate focused jobs to subagents: tasks run concurrently in fresh contexts; only final answers return. " +
+    "A subagent sees only `context` + its assignment. `schema`: JSON Schema each answer must match.\nAgents:\n" +
     list
   );
 }
@@ -55,18 +54,18 @@ function parameters(agents: AgentDefinition[]): Record<string, unknown> {
   return {
     type: "object",
     properties: {
-      agent: { type: "string", description: "The agent to run", enum: agents.map((a) => a.name) },
-      context: { type: "string", description: "Shared background prepended to every assignment" },
-      schema: { type: "object", description: "Optional JSON Schema of each subagent's structured result" },
+      agent: { type: "string", enum: agents.map((a) => a.name) },
+      context: { type: "string" },
+      schema: { type: "object" },
       tasks: {
         type: "array",
         minItems: 1,
         items: {
           type: "object",
           properties: {
-            id: { type: "string", description: "Short unique label of the task" },
-            description: { type: "string", description: "What the task does (for display)" },
-            assignment: { type: "string", description: "Complete instructions for the subagent" },
+            id: { type: "string" },
+            description: { type: "string" },
+            assignment: { type: "string" },
           },
           required: ["id", "description", "assignment"],
         },
@@ -125,6 +124,7 @@ export function createTaskTool(factory: SubagentFactory): Tool<TaskArgs> {
   return {
     name: "task",
     label: "Task",
+    summary: `Delegate focused jobs to subagents (${agents.map((a) => a.name).join(", ")})`,
     description: describe(agents),
     parameters: parameters(agents),
     validatesOwnArguments: true,

@@ -5,11 +5,14 @@ import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 import { applyTodoOps } from "./apply-ops.js";
 import { formatTodos } from "./format.js";
-import { TodoWriteParams, type TodoWriteArgs } from "./params.js";
+import { validateArgs, validationErrorText } from "../validate-args.js";
+import { TODO_WRITE_ADVERTISED, TodoWriteParams, type TodoWriteArgs } from "./params.js";
+
+const FULL_SCHEMA = jsonSchema(TodoWriteParams);
 
 export type { TodoWriteArgs } from "./params.js";
 
-const TODO_WRITE_DESCRIPTION = `Keep a todo list of phases and tasks for multi-step work. ops apply in order: replace (the whole list; ids restart at phase-1/task-1), add_phase, add_task (a pending task), update, remove_task. Keep exactly one task in_progress and mark each completed as soon as it is done; keep content short, specifics in details.`;
+const TODO_WRITE_DESCRIPTION = `Todo list (phases of tasks) for multi-step work; ops apply in order. Keep one task in_progress; mark each completed when done.`;
 
 /** Where the session keeps its todo list. */
 export interface TodoStore {
@@ -28,10 +31,14 @@ export function createTodoWriteTool(opts: { todos: TodoStore }): Tool<TodoWriteA
     name: "todo_write",
     label: "Todo",
     description: TODO_WRITE_DESCRIPTION,
-    parameters: jsonSchema(TodoWriteParams),
+    parameters: TODO_WRITE_ADVERTISED,
+    validatesOwnArguments: true,
     concurrency: "exclusive",
     source: "builtin",
-    async execute(args) {
+    async execute(raw) {
+      const v = validateArgs(FULL_SCHEMA, raw);
+      if (!v.ok) throw new Error(validationErrorText("todo_write", v.errors, raw));
+      const args = v.value as TodoWriteArgs;
       const { phases, errors } = applyTodoOps(opts.todos.get(), args.ops);
       opts.todos.set(phases);
       return { content: [{ type: "text", text: formatTodos(phases, errors) }], details: { phases: structuredClone(phases) } };

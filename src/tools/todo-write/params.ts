@@ -25,3 +25,35 @@ export const TodoWriteParams = Type.Object({ ops: Type.Array(TodoOpSchema, { min
 export type TodoWriteArgs = Static<typeof TodoWriteParams>;
 export type TodoOp = Static<typeof TodoOpSchema>;
 export type TaskInput = Static<typeof TaskInputSchema>;
+
+const STATUS = { enum: ["pending", "in_progress", "completed", "abandoned"] };
+/**
+ * What the model is shown (issue 17: every request carries it): the same fields with the nested
+ * task shape written once, in words. The tool still checks every call against TodoWriteParams.
+ */
+export const TODO_WRITE_ADVERTISED: Record<string, unknown> = {
+  type: "object",
+  required: ["ops"],
+  properties: {
+    ops: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        required: ["op"],
+        properties: {
+          op: { enum: ["replace", "add_phase", "add_task", "update", "remove_task"] },
+          phases: { type: "array", description: "[{name, tasks?: [task]}]" },
+          name: { type: "string" },
+          tasks: { type: "array", description: "[{content, status?, details?, notes?}]" },
+          phase: { type: "string" },
+          id: { type: "string", description: "task-N" },
+          content: { type: "string" },
+          status: STATUS,
+          details: { type: "string" },
+          notes: { type: "string" },
+        },
+      },
+    },
+  },
+};

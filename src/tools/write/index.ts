@@ -10,8 +10,8 @@ import type { Tool } from "../types.js";
 const WRITE_DESCRIPTION = `Write a whole file: creates it (and its parent directories) or overwrites it. Prefer edit for changing part of a file.`;
 
 const WriteParams = Type.Object({
-  path: Type.String({ description: "File path (relative or absolute)" }),
-  content: Type.String({ description: "The complete new content" }),
+  path: Type.String(),
+  content: Type.String(),
 });
 export type WriteArgs = Static<typeof WriteParams>;
 
