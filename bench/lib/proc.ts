@@ -2,7 +2,7 @@
 // time and RSS from /proc. Lean on purpose: message_update frames are counted, not parsed, so
 // the bench process never becomes the bottleneck of a 20,000-delta stream.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 export type Frame = Record<string, any>;
 
@@ -159,6 +159,19 @@ export class AgentProc {
     const status = readFileSync(`/proc/${this.pid}/status`, "utf8");
     const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
     return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+  }
+
+  /**
+   * Resets VmHWM to the current VmRSS (Linux: "5" into /proc/<pid>/clear_refs), so a later peak
+   * measures one step and not the process's startup. False where the kernel refuses it.
+   */
+  resetPeak(): boolean {
+    try {
+      writeFileSync(`/proc/${this.pid}/clear_refs`, "5");
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Closes stdin, waits for exit, kills if it does not come. */
