@@ -8,6 +8,8 @@
 // get_messages must return the context's message count, so a load that fails or drops messages
 // cannot pass as a fast one (asked after the figures are read: a 100 MB response raises the peak).
 // Alone: `node --import tsx bench/run.ts --only="large session"` (after `npm run build`).
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Agent, AgentName } from "./lib/agents.js";
 import { LARGE_SHAPE, writeLargeSession, type LargeSession, type LargeSessionShape } from "./lib/large-session.js";
 import type { AgentProc } from "./lib/proc.js";
@@ -62,6 +64,11 @@ async function openLarge(p: AgentProc, session: LargeSession, k: (s: string) => 
   if (!res.success || res.data?.cancelled) throw new Error(`switch_session failed: ${String(res.error ?? "cancelled")}`);
   const count = await contextCount(p);
   if (count !== session.contextMessages) throw new Error(`get_messages returned ${count} messages, expected ${session.contextMessages}`);
+  // A load that rewrites the file (a migration, say) does other work than the one measured;
+  // appending is fine (pi records its thinking level on resume).
+  const now = readFileSync(session.file);
+  const kept = now.length >= session.bytes && createHash("sha256").update(now.subarray(0, session.bytes)).digest("hex") === session.sha256;
+  if (!kept) throw new Error("the agent rewrote the session file while opening it");
   return { [k("ms")]: ms, [k("cpu")]: cpu, [k("rss")]: after.rss - idle, [k("peak")]: after.peak - idle, [k("idle")]: idle };
 }
 

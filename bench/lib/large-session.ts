@@ -5,7 +5,7 @@
 // pith and pi write a version-3 header (pith a snowflake id, pi a UUID); oh-my-pi 18 puts its
 // fixed-width 256-byte title slot line before the header (session-title-slot.ts) and uses a UUID.
 // Lines are streamed to the file in batches, so writing takes a second or two, not a 100 MB string.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import path from "node:path";
 
@@ -26,6 +26,8 @@ export interface LargeSession {
   messages: number;
   /** Messages of the model's context after loading: what get_messages must return. */
   contextMessages: number;
+  /** sha256 of the file as written (an agent may append to it, e.g. pi a thinking_level_change). */
+  sha256: string;
 }
 
 export const LARGE_SHAPE: LargeSessionShape = { turns: 20_000, keptTurns: 10 };
@@ -97,6 +99,11 @@ export function contextMessageCount(shape: LargeSessionShape): number {
 export function writeLargeSession(format: SessionFormat, dir: string, cwd: string, shape: LargeSessionShape = LARGE_SHAPE): LargeSession {
   const file = path.join(dir, `${format}-large${shape.compactEvery ? "-compacted" : ""}.jsonl`);
   const fd = openSync(file, "w");
+  const hash = createHash("sha256");
+  const write = (text: string): void => {
+    writeSync(fd, text);
+    hash.update(text);
+  };
   let n = 0;
   let parentId: string | null = null;
   const turnStart: string[] = [];
@@ -117,13 +124,13 @@ export function writeLargeSession(format: SessionFormat, dir: string, cwd: strin
         push("compaction", { summary, firstKeptEntryId, tokensBefore: 900 + i }, T0 + i * 4000 + 3500);
       }
       if (batch.length > 1 << 20) {
-        writeSync(fd, batch);
+        write(batch);
         batch = "";
       }
     }
-    writeSync(fd, batch);
+    write(batch);
   } finally {
     closeSync(fd);
   }
-  return { file, bytes: statSync(file).size, messages: shape.turns * 4, contextMessages: contextMessageCount(shape) };
+  return { file, bytes: statSync(file).size, messages: shape.turns * 4, contextMessages: contextMessageCount(shape), sha256: hash.digest("hex") };
 }
