@@ -2,7 +2,7 @@
 // Each workload runs several times, alternating which agent goes first; progress goes to
 // stderr, the final table (medians) to stdout. A crashed or timed-out run is reported as such.
 // Options: --quick (1 rep each, skips the 2,000-turn and grep/find sections), --only=<name
-// substring>, --no-pi.
+// substring>, --no-pi, --no-omp (oh-my-pi runs only the large-session rows).
 import { execFileSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { benchAcpStartup } from "./acp-startup.js";
@@ -10,7 +10,9 @@ import { benchCheckpoints } from "./checkpoints-bench.js";
 import { benchCheckpointPrompts } from "./checkpoints-prompt.js";
 import { costSession, costSessionFourTools, costSessionWide } from "./cost-workload.js";
 import { benchGrepFind } from "./tools-bench.js";
+import { largeSessionCompacted, largeSessionFull } from "./large-session-bench.js";
 import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
+import { ensureOmp, omp, ompDescription, ompUnavailable } from "./lib/omp.js";
 import { Results } from "./lib/table.js";
 import { removeTemps } from "./lib/temp.js";
 import { switchSession } from "./switch-workload.js";
@@ -38,11 +40,27 @@ const plan: Array<[Workload, number]> = [
   [listSessionsBench, 1],
   [idleSessionsBench, 1],
   [twoStreamsBench, 1],
+  [largeSessionCompacted, 3],
+  [largeSessionFull, 3],
 ];
+
+let ompReady: boolean | undefined;
+
+/** oh-my-pi, installed on first need; undefined (with a reason in the table) when it cannot run. */
+function ompFor(results: Results, w: Workload): Agent | undefined {
+  if (argv.includes("--no-omp")) return undefined;
+  if (ompReady === undefined) {
+    ompReady = ensureOmp(log);
+    log(ompReady ? `third agent: ${ompDescription()}` : `oh-my-pi unavailable: ${ompUnavailable}`);
+  }
+  if (!ompReady) results.add("omp", w.specs, { values: {}, failure: `n/a: ${ompUnavailable}` });
+  return ompReady ? omp : undefined;
+}
 
 async function runWorkload(results: Results, w: Workload, reps: number, agents: Agent[]): Promise<void> {
   results.declare(w.specs);
-  const eligible = agents.filter((a) => !w.only || a.name === w.only);
+  const third = w.withOmp ? ompFor(results, w) : undefined;
+  const eligible = [...agents, ...(third ? [third] : [])].filter((a) => !w.only || a.name === w.only);
   const failed = new Set<string>();
   for (let rep = 0; rep < reps; rep++) {
     const order = rep % 2 === 0 ? eligible : [...eligible].reverse();
@@ -101,7 +119,8 @@ async function main(): Promise<void> {
     for (const f of await benchCheckpointPrompts(log)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 1 }], { values: { [f.figure]: f.value } });
   }
   const took = Math.round((performance.now() - started) / 1000);
-  process.stdout.write(`\npith vs pi 0.73.1 · ${cpus().length} cores · node ${process.version} · load avg ${load} at start · \`node -e 0\` ${Math.round(baseline)} ms · medians · took ${took} s\n\n`);
+  const peers = ompReady ? ` (and ${ompDescription()} on the large-session rows)` : "";
+  process.stdout.write(`\npith vs pi 0.73.1${peers} · ${cpus().length} cores · node ${process.version} · load avg ${load} at start · \`node -e 0\` ${Math.round(baseline)} ms · medians · took ${took} s\n\n`);
   process.stdout.write(results.render() + "\n");
 }
 

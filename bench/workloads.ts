@@ -12,6 +12,8 @@ export interface Workload {
   specs: FigureSpec[];
   /** Agents this workload runs on (default both). */
   only?: Agent["name"];
+  /** Also run oh-my-pi (lib/omp.ts) as a third agent. */
+  withOmp?: boolean;
   run(agent: Agent): Promise<RunResult>;
 }
 

@@ -12,7 +12,8 @@ const PEERS = path.join(ROOT, "bench", ".peers");
 const PI_PACKAGE = "@mariozechner/pi-coding-agent@0.73.1";
 const PI_BIN = path.join(PEERS, "node_modules", ".bin", "pi");
 
-export type AgentName = "pith" | "pi";
+/** oh-my-pi ("omp", lib/omp.ts) runs the large-session rows only. */
+export type AgentName = "pith" | "pi" | "omp";
 
 export interface LaunchOptions {
   /** Base URL of the fake server, including /v1. */
@@ -51,7 +52,7 @@ function model(id: string, cost = { input: 0, output: 0, cacheRead: 0, cacheWrit
 }
 
 /** Same shape for both agents (pith reads pi's models.json format). */
-function modelsJson(llmUrl: string): string {
+export function modelsJson(llmUrl: string): string {
   const sonnet = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
   return JSON.stringify({
     providers: {
@@ -67,7 +68,7 @@ function modelArgs(opts: LaunchOptions): string[] {
   return ["--provider", provider, "--model", id];
 }
 
-function baseEnv(home: string): Record<string, string> {
+export function baseEnv(home: string): Record<string, string> {
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
 }
 

@@ -2,7 +2,7 @@
 // time and RSS from /proc. Lean on purpose: message_update frames are counted, not parsed, so
 // the bench process never becomes the bottleneck of a 20,000-delta stream.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 export type Frame = Record<string, any>;
 
@@ -37,7 +37,7 @@ export class AgentProc {
   firstUpdateAt: number | undefined;
   exit: { code: number | null; signal: string | null } | undefined;
   private stderrTail = "";
-  private carry: Buffer | undefined;
+  private carry: Buffer[] = [];
   private waiters: Waiter[] = [];
   private nextId = 1;
 
@@ -68,7 +68,13 @@ export class AgentProc {
 
   private onData(chunk: Buffer): void {
     this.stdoutBytes += chunk.length;
-    let buf = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
+    // A line spanning many chunks (a 100 MB get_messages response) is gathered as a list and
+    // joined once at its newline: concatenating on every chunk would copy it quadratically.
+    if (chunk.indexOf(10) === -1) {
+      this.carry.push(chunk);
+      return;
+    }
+    let buf = this.carry.length > 0 ? Buffer.concat([...this.carry.splice(0), chunk]) : chunk;
     let start = 0;
     let nl: number;
     while ((nl = buf.indexOf(10, start)) !== -1) {
@@ -76,7 +82,7 @@ export class AgentProc {
       start = nl + 1;
     }
     buf = buf.subarray(start);
-    this.carry = buf.length > 0 ? Buffer.from(buf) : undefined;
+    if (buf.length > 0) this.carry.push(Buffer.from(buf));
   }
 
   private onLine(buf: Buffer, start: number, end: number): void {
@@ -153,6 +159,19 @@ export class AgentProc {
     const status = readFileSync(`/proc/${this.pid}/status`, "utf8");
     const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
     return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+  }
+
+  /**
+   * Resets VmHWM to the current VmRSS (Linux: "5" into /proc/<pid>/clear_refs), so a later peak
+   * measures one step and not the process's startup. False where the kernel refuses it.
+   */
+  resetPeak(): boolean {
+    try {
+      writeFileSync(`/proc/${this.pid}/clear_refs`, "5");
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Closes stdin, waits for exit, kills if it does not come. */

@@ -1,7 +1,8 @@
-// Samples → medians → the one printed table (figure | pith | pi | pith/pi).
+// Samples → medians → the one printed table (figure | pith | pi | pith/pi), with oh-my-pi's
+// columns (omp | pith/omp) when any figure has an omp sample or reason.
 import type { AgentName } from "./agents.js";
 
-/** One run's figures; a failed run carries `failure` ("crash: ..." / "timeout"). */
+/** One run's figures; a failed run carries `failure` ("crash: ..." / "timeout" / "n/a: <why the agent cannot run>"). */
 export interface RunResult {
   values: Record<string, number>;
   failure?: string;
@@ -57,18 +58,25 @@ export class Results {
       ref = ` [${notes.indexOf(`${agent}: ${fail}`) + 1}]`;
     }
     if (m !== undefined) return `${m.toFixed(spec.digits ?? 0)}${ref}`;
-    if (fail) return `${/^crash/.test(fail) ? "CRASH" : /^timeout/.test(fail) ? "TIMEOUT" : "ERROR"}${ref}`;
+    if (fail) return `${/^crash/.test(fail) ? "CRASH" : /^timeout/.test(fail) ? "TIMEOUT" : /^n\/a/.test(fail) ? "n/a" : "ERROR"}${ref}`;
     return "n/a";
   }
 
+  private ratio(key: string, other: AgentName): string {
+    const a = this.median(key, "pith");
+    const b = this.median(key, other);
+    return a !== undefined && b !== undefined && b !== 0 ? `${(a / b).toFixed(2)}` : "-";
+  }
+
   render(): string {
-    const rows: string[][] = [["figure", "unit", "pith median", "pi median", "pith/pi"]];
+    const withOmp = [...this.samples.values(), ...this.failures.values()].some((m) => m.has("omp"));
+    const head = ["figure", "unit", "pith median", "pi median", "pith/pi", ...(withOmp ? ["omp median", "pith/omp"] : [])];
+    const rows: string[][] = [head];
     const notes: string[] = [];
     for (const spec of this.order) {
-      const a = this.median(spec.key, "pith");
-      const b = this.median(spec.key, "pi");
-      const ratio = a !== undefined && b !== undefined && b !== 0 ? `${(a / b).toFixed(2)}` : "-";
-      rows.push([spec.label, spec.unit, this.cell(spec, "pith", notes), this.cell(spec, "pi", notes), ratio]);
+      const row = [spec.label, spec.unit, this.cell(spec, "pith", notes), this.cell(spec, "pi", notes), this.ratio(spec.key, "pi")];
+      if (withOmp) row.push(this.cell(spec, "omp", notes), this.ratio(spec.key, "omp"));
+      rows.push(row);
     }
     const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
     const line = (r: string[]) => "| " + r.map((c, i) => (i === 0 || i === 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ") + " |";
