@@ -6,7 +6,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { Model } from "../../shared/types.js";
 import type { StreamFn } from "../types.js";
 import { requestHeaders, streamWithAiSdk, type AdapterSpec } from "./ai-sdk-stream.js";
-import { isOpenAiHost, promptCacheKey } from "./prompt-cache.js";
+import { isOpenAiHost, openAiCacheRetention, promptCacheKey } from "./prompt-cache.js";
 import { completionsCodec, type PartOptions } from "./replay.js";
 
 export { isOpenAiHost };
@@ -37,7 +37,9 @@ const spec: AdapterSpec = {
     const key = promptCacheKey(model, options);
     if (key === undefined) return {};
     // OpenAI's own client knows the option; the compatible client passes unknown keys through as is.
-    return isOpenAiHost(model.baseUrl) ? { openai: { promptCacheKey: key } } : { openaiCompatible: { prompt_cache_key: key } };
+    if (!isOpenAiHost(model.baseUrl)) return { openaiCompatible: { prompt_cache_key: key } };
+    const retention = openAiCacheRetention(model, options);
+    return { openai: { promptCacheKey: key, ...(retention ? { promptCacheRetention: retention } : {}) } };
   },
 };
 

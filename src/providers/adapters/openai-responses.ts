@@ -3,7 +3,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { StreamFn } from "../types.js";
 import { requestHeaders, streamWithAiSdk, type AdapterSpec } from "./ai-sdk-stream.js";
-import { promptCacheKey } from "./prompt-cache.js";
+import { openAiCacheRetention, promptCacheKey } from "./prompt-cache.js";
 import { responsesCodec } from "./replay.js";
 
 const spec: AdapterSpec = {
@@ -16,6 +16,8 @@ const spec: AdapterSpec = {
     if (model.reasoning) openai.include = ["reasoning.encrypted_content"];
     const key = promptCacheKey(model, options);
     if (key !== undefined) openai.promptCacheKey = key;
+    const retention = openAiCacheRetention(model, options);
+    if (retention) openai.promptCacheRetention = retention;
     return { openai };
   },
 };

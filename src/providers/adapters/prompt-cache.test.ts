@@ -7,7 +7,7 @@ import { streamAnthropic } from "./anthropic.js";
 import { buildCallOptions } from "./ai-sdk-stream.js";
 import { completionsAdapterSpec, streamOpenAICompletions } from "./openai-completions.js";
 import { responsesAdapterSpec, streamOpenAIResponses } from "./openai-responses.js";
-import { placeAnthropicBreakpoints, promptCacheKey } from "./prompt-cache.js";
+import { openAiCacheRetention, placeAnthropicBreakpoints, promptCacheKey } from "./prompt-cache.js";
 
 let fake: FakeLlm;
 beforeAll(async () => void (fake = await startFakeLlmServer({ promptCache: true })));
@@ -128,6 +128,16 @@ describe("OpenAI prompt_cache_key", () => {
     expect(buildCallOptions(responsesAdapterSpec, openai("openai-responses"), ctx([user("hi")]), opts).providerOptions).toMatchObject({ openai: { promptCacheKey: "sess-3" } });
     const none = buildCallOptions(completionsAdapterSpec, openai("openai-completions"), ctx([user("hi")]), { ...opts, cacheRetention: "none" });
     expect(none.providerOptions?.openai?.promptCacheKey).toBeUndefined();
+  });
+
+  it("cacheRetention long asks OpenAI's own host for 24-hour retention on both APIs, and no other server", () => {
+    const openai = (api: string) => fakeModel(api, "https://api.openai.com/v1", { reasoning: false });
+    const long = { sessionId: "s", cacheRetention: "long" as const };
+    for (const [spec, api] of [[completionsAdapterSpec, "openai-completions"], [responsesAdapterSpec, "openai-responses"]] as const) {
+      expect(buildCallOptions(spec, openai(api), ctx([user("hi")]), long).providerOptions).toMatchObject({ openai: { promptCacheKey: "s", promptCacheRetention: "24h" } });
+      expect(buildCallOptions(spec, openai(api), ctx([user("hi")]), { sessionId: "s" }).providerOptions?.openai?.promptCacheRetention).toBeUndefined();
+    }
+    expect(openAiCacheRetention(flagged("openai-completions"), long)).toBeUndefined();
   });
 
   it("goes to OpenAI's own host by default; compat false turns it off", () => {

@@ -102,3 +102,11 @@ export function promptCacheKey(model: Model, options: StreamOptions): string | u
   if (flag === false) return undefined;
   return flag === true || isOpenAiHost(model.baseUrl) ? options.sessionId : undefined;
 }
+
+/**
+ * OpenAI's extended prompt caching: `prompt_cache_retention: "24h"` with `cacheRetention: "long"`,
+ * sent to OpenAI's own endpoints only (other servers on the API reject unknown fields).
+ */
+export function openAiCacheRetention(model: Model, options: StreamOptions): "24h" | undefined {
+  return options.cacheRetention === "long" && model.compat?.promptCacheKey !== false && isOpenAiHost(model.baseUrl) ? "24h" : undefined;
+}
