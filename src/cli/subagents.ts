@@ -129,6 +129,10 @@ function wrap(session: AgentSession, file: SessionLog, rep: Reporter): Subagent 
           addUsage(usage, ev.message.usage);
           tokens = usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
           o.onProgress({ activity: ev.message.stopReason === "toolUse" ? "running tools" : "answered", turns, tokens });
+        } else if (ev.type === "message_end" && ev.message.role === "toolResult" && ev.message.toolName === "task") {
+          // A nested subagent's usage counts in this subagent's, so the top parent's stats see every level.
+          const nested = usageOf(ev.message.details);
+          if (nested) addUsage(usage, nested);
         }
       });
       const base = (): Omit<SubagentRunResult, "status" | "text"> => {
@@ -174,6 +178,24 @@ function wrap(session: AgentSession, file: SessionLog, rep: Reporter): Subagent 
     },
     abort: () => session.abort(),
     close: () => session.close(),
+  };
+}
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+
+/** A `task` result's `details.usage`, completed with zeros; undefined when absent. */
+function usageOf(details: unknown): Usage | undefined {
+  const u = details && typeof details === "object" ? (details as { usage?: unknown }).usage : undefined;
+  if (!u || typeof u !== "object") return undefined;
+  const r = u as Record<string, unknown>;
+  const c = (r.cost && typeof r.cost === "object" ? r.cost : {}) as Record<string, unknown>;
+  return {
+    input: num(r.input),
+    output: num(r.output),
+    cacheRead: num(r.cacheRead),
+    cacheWrite: num(r.cacheWrite),
+    totalTokens: num(r.totalTokens),
+    cost: { input: num(c.input), output: num(c.output), cacheRead: num(c.cacheRead), cacheWrite: num(c.cacheWrite), total: num(c.total) },
   };
 }
 

@@ -83,6 +83,8 @@ describe("SubagentRegistry", () => {
     expect(() => reg.resolveSessionFile({ subagentId: "zz" })).toThrow("Unknown subagent or session file unavailable: zz");
     expect(() => reg.resolveSessionFile({ sessionFile: "/etc/passwd" })).toThrow("Unknown subagent session file");
     expect(() => reg.resolveSessionFile({})).toThrow("get_subagent_messages requires subagentId or sessionFile");
+    reg.clear();
+    expect(() => reg.resolveSessionFile({ subagentId: "a" })).toThrow("Unknown subagent");
   });
 });
 

@@ -100,6 +100,12 @@ export class SubagentRegistry {
     throw new PithError("invalid_request", "get_subagent_messages requires subagentId or sessionFile");
   }
 
+  /** Another session file was loaded: its subagents and their transcripts are no longer this session's. */
+  clear(): void {
+    this.running.clear();
+    this.files.clear();
+  }
+
   private remember(id: string, file: string | undefined): void {
     if (!file) return;
     this.files.delete(id);

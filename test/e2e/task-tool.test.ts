@@ -124,6 +124,24 @@ describe("the task tool end to end", () => {
     expect(llm.requests.slice(before).some((r) => firstUserText(r) === "ASSIGN-INNER")).toBe(false);
   }, 90_000);
 
+  it("a nested subagent's usage counts at every level up to the parent's stats", async () => {
+    const p = await start();
+    const P = "nest twice";
+    llm.enqueue(
+      forParent(P, { ...taskCall("n1", "task", [["outer", "ASSIGN-OUT2"]]), usage: { input: 1, output: 1 } }),
+      forSub("ASSIGN-OUT2", { ...taskCall("n2", "task", [["inner", "ASSIGN-IN2"]]), usage: { input: 20, output: 2 } }),
+      forSub("ASSIGN-IN2", { text: "inner answer", usage: { input: 1000, output: 100 } }),
+      forSub("ASSIGN-OUT2", { text: "outer answer", usage: { input: 30, output: 3 } }),
+      forParent(P, { text: "ok", usage: { input: 2, output: 1 } }),
+    );
+    const frames = await p.promptAndWait(P, {}, 60_000);
+    const end = endOf(frames, "n1");
+    expect(resultText(end)).toContain("## Task outer: job outer\nouter answer");
+    expect(end.result.details.usage).toMatchObject({ input: 1050, output: 105 });
+    const stats = (await p.request({ type: "get_session_stats" })).data;
+    expect(stats.tokens).toMatchObject({ input: 1053, output: 107 });
+  }, 90_000);
+
   it("an agent definition with tools: read, grep cannot call bash", async () => {
     const p = await start({}, (cwd) => {
       mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });
