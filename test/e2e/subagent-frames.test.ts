@@ -5,6 +5,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { OutboundFrameSchema, RESPONSE_DATA_SCHEMAS, describeMismatch } from "../../src/protocol/index.js";
 import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 import { endOf, firstUserText, forParent, forSub, resultText, taskCall } from "./task-replies.js";
 
@@ -21,6 +22,8 @@ async function start(): Promise<Pith> {
 }
 
 const explore = (id: string, tasks: Array<[string, string]>, context?: string) => taskCall(id, "explore", tasks, context ? { context } : {});
+/** The frame (or response data) matches the published schema: undefined, or what differs. */
+const mismatch = (schema: unknown, value: unknown): string | undefined => describeMismatch(schema, value);
 const subFrames = (p: Pith, from: number): Frame[] => p.frames.slice(from).filter((f) => typeof f.type === "string" && f.type.startsWith("subagent_"));
 
 describe("oh-my-pi's subagent frames and commands", () => {
@@ -38,6 +41,7 @@ describe("oh-my-pi's subagent frames and commands", () => {
     const from = p.frames.length;
     await p.promptAndWait(P, {}, 60_000);
     const frames = subFrames(p, from);
+    for (const f of frames) expect(mismatch(OutboundFrameSchema, f)).toBeUndefined();
     expect(frames.filter((f) => f.type === "subagent_event")).toEqual([]);
     for (const id of ["a", "b"]) {
       const mine = frames.filter((f) => (f.type === "subagent_lifecycle" ? f.payload.id : f.payload.progress.id) === id);
@@ -70,6 +74,7 @@ describe("oh-my-pi's subagent frames and commands", () => {
     const r = await p.request({ type: "get_subagent_messages", subagentId: "a" });
     expect(r.success).toBe(true);
     expect(r.data).toMatchObject({ sessionFile: fileA, fromByte: 0, reset: false, nextByte: statSync(fileA).size });
+    expect(mismatch(RESPONSE_DATA_SCHEMAS.get_subagent_messages, r.data)).toBeUndefined();
     expect(r.data.entries[0]).toMatchObject({ type: "session", parentSession: expect.any(String) });
     expect(r.data.messages.map((m: Frame) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
     expect(JSON.stringify(r.data.messages[2])).toContain("NOTE-CONTENT");
@@ -102,6 +107,7 @@ describe("oh-my-pi's subagent frames and commands", () => {
     let from = p.frames.length;
     await p.promptAndWait("with events", {}, 60_000);
     const frames = subFrames(p, from);
+    for (const f of frames) expect(mismatch(OutboundFrameSchema, f)).toBeUndefined();
     const events = frames.filter((f) => f.type === "subagent_event");
     expect(events.every((f) => f.payload.id === "x" && Object.keys(f.payload).sort().join() === "event,id")).toBe(true);
     const types = events.map((f) => f.payload.event.type);
@@ -135,7 +141,9 @@ describe("oh-my-pi's subagent frames and commands", () => {
     await llm.waitForRequests(before + 3, 30_000);
     // The subagent waits on its second request: its first turn, its tool result and the progress
     // of both were recorded before that request left.
-    const snap: Frame = (await p.request({ type: "get_subagents" })).data.subagents[0];
+    const listed = (await p.request({ type: "get_subagents" })).data;
+    expect(mismatch(RESPONSE_DATA_SCHEMAS.get_subagents, listed)).toBeUndefined();
+    const snap: Frame = listed.subagents[0];
     expect(snap).toMatchObject({ id: "h", index: 0, agent: "explore", agentSource: "bundled", status: "running", task: "ASSIGN-H", assignment: "ASSIGN-H", parentToolCallId: "t4" });
     expect(snap.progress).toMatchObject({ id: "h", status: "running", toolCount: 1, requests: 1, recentTools: [{ tool: "read", args: "notes.txt" }] });
     expect(snap.sessionFile).toMatch(/\.jsonl$/);
