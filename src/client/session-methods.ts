@@ -61,7 +61,7 @@ export abstract class RpcSessionCommands extends RpcConnection {
     return this.request("get_subagents", {});
   }
   /** A subagent's session file from byte `fromByte` on (by `subagentId`, or one of its `sessionFile`s); pass back `nextByte` to read on. */
-  getSubagentMessages(selector: { subagentId?: string; sessionFile?: string; fromByte?: number }): Promise<Data<"get_subagent_messages">> {
+  getSubagentMessages(selector: { subagentId?: string; sessionFile?: string; fromByte?: number } = {}): Promise<Data<"get_subagent_messages">> {
     return this.request("get_subagent_messages", selector);
   }
   /** A handle for a session by id (undefined: the first session). */
