@@ -86,6 +86,14 @@ describe("SubagentRegistry", () => {
     reg.clear();
     expect(() => reg.resolveSessionFile({ subagentId: "a" })).toThrow("Unknown subagent");
   });
+
+  it("ignores the end of a subagent it never saw start", () => {
+    const { reg, out } = registry();
+    reg.setSubscription("progress");
+    reg.report(life("ghost", "completed"));
+    expect(out).toEqual([]);
+    expect(() => reg.resolveSessionFile({ subagentId: "ghost" })).toThrow("Unknown subagent");
+  });
 });
 
 describe("readSubagentTranscript", () => {

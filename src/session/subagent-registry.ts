@@ -52,6 +52,8 @@ export class SubagentRegistry {
   /** A subagent started or ended. */
   report(payload: SubagentLifecycle, started?: { task: string; assignment: string }): void {
     const key = keyOf(payload.id, payload.parentToolCallId);
+    // As oh-my-pi: the end of a subagent this registry never saw start (or forgot) is not reported.
+    if (payload.status !== "started" && !this.running.has(key)) return;
     this.remember(payload.id, payload.sessionFile);
     if (payload.status === "started") {
       const snap: SubagentSnapshot = { ...payload, status: "running", lastUpdate: Date.now() };
