@@ -37,7 +37,7 @@ export interface Settings {
   retry: SessionSettings["retry"];
   todo: { enabled: boolean; reminders: boolean; remindersMax: number; eager: boolean; verbose: boolean };
   tasks: { todoClearDelay: number };
-  /** The `task` tool (subagents): offered by default; concurrency per call and nesting depth. */
+  /** The `task` tool (subagents): offered by default; concurrent subagents per session (across its task calls) and nesting depth. */
   task: { enabled: boolean; maxConcurrency: number; maxRecursionDepth: number };
   ttsr: SessionSettings["ttsr"];
   thinkingBudgets: { minimal: number; low: number; medium: number; high: number; xhigh: number };

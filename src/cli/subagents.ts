@@ -1,8 +1,9 @@
 // The composition root's side of the `task` tool: a SubagentFactory per session that builds each
 // subagent as a full AgentSession in this process, its session file linked to the parent's.
-import type { AgentSession, SessionLog, SessionStorage, SubagentLifecycle } from "../session/index.js";
-import type { AgentMessage, Model, Usage } from "../shared/types.js";
+import type { AgentSession, SessionLog, SessionStorage, SubagentLifecycle, SubagentProgressPayload } from "../session/index.js";
+import type { AgentMessage, AgentSessionEvent, Model, Usage } from "../shared/types.js";
 import { addUsage, emptyUsage, type AgentDefinition, type Subagent, type SubagentFactory, type SubagentRunResult } from "../tools/index.js";
+import { ProgressTracker, type ProgressInit } from "./subagent-progress.js";
 
 export interface SubagentContext {
   depth: number;
@@ -47,20 +48,47 @@ export function createSubagentFactory(c: SubagentContext): SubagentFactory {
           return dialogs ? dialogs.ask({ ...request, title: `[subagent ${label} (${agent.name})] ${request.title}` }, signal) : Promise.resolve("no-ui");
         },
       });
-      const lifecycle = (status: SubagentLifecycle["status"]): void => {
-        const payload: SubagentLifecycle = { id: label, agent: agent.name, agentSource: agent.source === "builtin" ? "builtin" : "file", description: meta.description, status, index: meta.index, parentToolCallId: meta.parentToolCallId };
+      const agentSource = agent.scope ?? (agent.source === "builtin" ? "bundled" : "project");
+      const lifecycle = (status: SubagentLifecycle["status"], started?: { task: string; assignment: string }): void => {
+        const payload: SubagentLifecycle = { id: label, agent: agent.name, agentSource, description: meta.description, status, index: meta.index, parentToolCallId: meta.parentToolCallId };
         const f = session.history.sessionFile;
         if (f !== undefined) payload.sessionFile = f;
-        parent.subagents.report(payload, status === "started" ? assignmentOf : undefined);
+        parent.subagents.report(payload, started);
       };
-      let assignmentOf: string | undefined;
-      return wrap(session, file, (assignment) => {
-        assignmentOf = assignment;
-        lifecycle("started");
-      }, (status) => lifecycle(status === "completed" ? "completed" : status === "aborted" ? "aborted" : "failed"));
+      const reporter: Reporter = {
+        started: (task) => lifecycle("started", { task, assignment: meta.assignment }),
+        tracker: (task) => {
+          const init: ProgressInit = { index: meta.index, id: label, agent: agent.name, agentSource, task, assignment: meta.assignment, description: meta.description };
+          const m = session.models.current;
+          if (m) init.resolvedModel = `${m.provider}/${m.id}`;
+          return new ProgressTracker(init);
+        },
+        progress: (tracker) => {
+          const payload: SubagentProgressPayload = { index: meta.index, agent: agent.name, agentSource, task: tracker.progress.task, parentToolCallId: meta.parentToolCallId, progress: tracker.snapshot() };
+          if (meta.assignment !== undefined) payload.assignment = meta.assignment;
+          const f = session.history.sessionFile;
+          if (f !== undefined) payload.sessionFile = f;
+          parent.subagents.progress(payload);
+        },
+        event: (ev) => parent.subagents.event(label, ev),
+        ended: (status) => lifecycle(status === "completed" ? "completed" : status === "aborted" ? "aborted" : "failed"),
+      };
+      return wrap(session, file, reporter);
     },
   };
 }
+
+/** What a running subagent tells its parent's SubagentRegistry (oh-my-pi's frames). */
+interface Reporter {
+  started(task: string): void;
+  tracker(task: string): ProgressTracker;
+  progress(tracker: ProgressTracker): void;
+  event(ev: AgentSessionEvent): void;
+  ended(status: SubagentRunResult["status"]): void;
+}
+
+/** oh-my-pi coalesces streaming progress to one frame per 150 ms; tool and message ends go out at once. */
+const PROGRESS_COALESCE_MS = 150;
 
 function textOf(m: AgentMessage | undefined): string {
   if (!m || m.role !== "assistant") return "";
@@ -71,13 +99,27 @@ function textOf(m: AgentMessage | undefined): string {
     .trim();
 }
 
-function wrap(session: AgentSession, file: SessionLog, started: (assignment: string) => void, ended: (status: SubagentRunResult["status"]) => void): Subagent {
+function wrap(session: AgentSession, file: SessionLog, rep: Reporter): Subagent {
   return {
     async run(assignment, o): Promise<SubagentRunResult> {
       let turns = 0;
       let tokens = 0;
       const usage: Usage = emptyUsage();
+      const tracker = rep.tracker(assignment);
+      let timer: NodeJS.Timeout | undefined;
+      let lastEmit = 0;
+      const flush = (): void => {
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        lastEmit = Date.now();
+        rep.progress(tracker);
+      };
+      rep.started(assignment);
+      flush();
       const off = session.subscribe((ev) => {
+        rep.event(ev);
+        if (tracker.apply(ev) || Date.now() - lastEmit >= PROGRESS_COALESCE_MS) flush();
+        else timer ??= setTimeout(flush, PROGRESS_COALESCE_MS - (Date.now() - lastEmit));
         if (ev.type === "turn_start") {
           turns++;
           o.onProgress({ activity: "thinking", turns, tokens });
@@ -87,6 +129,10 @@ function wrap(session: AgentSession, file: SessionLog, started: (assignment: str
           addUsage(usage, ev.message.usage);
           tokens = usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
           o.onProgress({ activity: ev.message.stopReason === "toolUse" ? "running tools" : "answered", turns, tokens });
+        } else if (ev.type === "message_end" && ev.message.role === "toolResult" && ev.message.toolName === "task") {
+          // A nested subagent's usage counts in this subagent's, so the top parent's stats see every level.
+          const nested = usageOf(ev.message.details);
+          if (nested) addUsage(usage, nested);
         }
       });
       const base = (): Omit<SubagentRunResult, "status" | "text"> => {
@@ -97,7 +143,6 @@ function wrap(session: AgentSession, file: SessionLog, started: (assignment: str
         if (m) r.model = `${m.provider}/${m.id}`;
         return r;
       };
-      started(assignment);
       let status: SubagentRunResult["status"] = "error";
       try {
         const output = o.schema !== undefined ? await session.compileOutputSchema(o.schema) : undefined;
@@ -126,11 +171,31 @@ function wrap(session: AgentSession, file: SessionLog, started: (assignment: str
         return { ...base(), status: "error", text: "", error: (err as Error).message ?? String(err) };
       } finally {
         off();
-        ended(status);
+        tracker.progress.status = status === "error" ? "failed" : status;
+        flush();
+        rep.ended(status);
       }
     },
     abort: () => session.abort(),
     close: () => session.close(),
+  };
+}
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+
+/** A `task` result's `details.usage`, completed with zeros; undefined when absent. */
+function usageOf(details: unknown): Usage | undefined {
+  const u = details && typeof details === "object" ? (details as { usage?: unknown }).usage : undefined;
+  if (!u || typeof u !== "object") return undefined;
+  const r = u as Record<string, unknown>;
+  const c = (r.cost && typeof r.cost === "object" ? r.cost : {}) as Record<string, unknown>;
+  return {
+    input: num(r.input),
+    output: num(r.output),
+    cacheRead: num(r.cacheRead),
+    cacheWrite: num(r.cacheWrite),
+    totalTokens: num(r.totalTokens),
+    cost: { input: num(c.input), output: num(c.output), cacheRead: num(c.cacheRead), cacheWrite: num(c.cacheWrite), total: num(c.total) },
   };
 }
 

@@ -52,6 +52,8 @@ const SAMPLE_ARGS: Partial<Record<RpcCommandType, unknown[]>> = {
   set_delta_streaming: [true],
   set_permissions: [{ mode: "ask-writes", allow: ["bash(npm test)"] }],
   set_mcp_servers: [{}],
+  set_subagent_subscription: ["events"],
+  get_subagent_messages: [{ subagentId: "a", fromByte: 3 }],
 };
 
 describe("RpcClient: wire", () => {
@@ -77,6 +79,8 @@ describe("RpcClient: wire", () => {
     expect(frames.find((f) => f.type === "prompt")).toMatchObject({ message: "hi", streamingBehavior: "steer" });
     expect("images" in frames.find((f) => f.type === "steer")).toBe(false); // undefined keys omitted
     expect(frames.find((f) => f.type === "set_todos").phases).toEqual([{ id: "p1", name: "P", tasks: [] }]);
+    expect(frames.find((f) => f.type === "get_subagent_messages")).toMatchObject({ subagentId: "a", fromByte: 3 });
+    expect(frames.find((f) => f.type === "set_subagent_subscription")).toMatchObject({ level: "events" });
   });
 
   it("rejects a failed response with an RpcError carrying error and command", async () => {

@@ -52,13 +52,17 @@ export abstract class RpcSessionCommands extends RpcConnection {
   }
   // ── oh-my-pi's subagent commands (the task tool) ──────────────────────────
 
-  /** Which subagent frames to receive: "progress" or "events" write `subagent_lifecycle`; "off" (default) none. */
+  /** Which subagent frames to receive: "progress" (subagent_lifecycle, subagent_progress), "events" (also subagent_event), "off" (default) none. */
   setSubagentSubscription(level: "off" | "progress" | "events"): Promise<Data<"set_subagent_subscription">> {
     return this.request("set_subagent_subscription", { level });
   }
   /** The task tool's subagents running now. */
   getSubagents(): Promise<Data<"get_subagents">> {
     return this.request("get_subagents", {});
+  }
+  /** A subagent's session file from byte `fromByte` on (by `subagentId`, or one of its `sessionFile`s); pass back `nextByte` to read on. */
+  getSubagentMessages(selector: { subagentId?: string; sessionFile?: string; fromByte?: number } = {}): Promise<Data<"get_subagent_messages">> {
+    return this.request("get_subagent_messages", selector);
   }
   /** A handle for a session by id (undefined: the first session). */
   session(sessionId: string | undefined): SessionHandle {

@@ -83,6 +83,7 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   get_open_sessions: { valid: {} },
   set_subagent_subscription: { valid: { level: "progress" }, bad: [{ level: "all" }, 'Invalid "level": expected "off" or "progress" or "events"'] },
   get_subagents: { valid: {} },
+  get_subagent_messages: { valid: { subagentId: "a", fromByte: 120 }, bad: [{ fromByte: "0" }, 'Invalid "fromByte": expected number'] },
 };
 
 describe("validateInbound: commands", () => {

@@ -66,4 +66,31 @@ describe("EventFramer", () => {
     expect(s.frames).toHaveLength(1);
     expect(s.frames[0]).toMatchObject({ assistantMessageEvent: { delta: "ab" } });
   });
+
+  it("coalesces a subagent's deltas inside subagent_event, per subagent, and shapes them delta-only", async () => {
+    const sub = (id: string, e: AgentSessionEvent): AgentSessionEvent => ({ type: "subagent_event", payload: { id, event: e } });
+    const s = sink();
+    const framer = new EventFramer(s);
+    framer.push(sub("a", delta("1")));
+    framer.push(sub("b", delta("x")));
+    framer.push(sub("a", delta("2")));
+    framer.push(delta("own"));
+    expect(s.frames).toEqual([]);
+    await wait(40);
+    const text = (f: RpcFrame): string => {
+      const j = f as { type: string; payload?: { id: string; event: { assistantMessageEvent: { delta: string } } }; assistantMessageEvent?: { delta: string } };
+      return j.payload ? `${j.payload.id}:${j.payload.event.assistantMessageEvent.delta}` : `own:${j.assistantMessageEvent!.delta}`;
+    };
+    expect(s.frames.map(text).sort()).toEqual(["a:12", "b:x", "own:own"]);
+    expect((s.frames.find((f) => f.type === "subagent_event") as unknown as { payload: { event: { message: unknown } } }).payload.event.message).toEqual(partial);
+    // Another event of a subagent flushes the held deltas first; non-delta updates pass as they are.
+    framer.push(sub("a", delta("3")));
+    framer.push(sub("a", { type: "turn_end", message: partial, toolResults: [] } as AgentSessionEvent));
+    expect(s.frames.slice(3).map((f) => (f.type === "subagent_event" ? f.payload.event.type : f.type))).toEqual(["message_update", "turn_end"]);
+    const only = sink();
+    const deltaOnly = new EventFramer(only, { deltaOnly: true });
+    deltaOnly.push(sub("a", delta("q")));
+    deltaOnly.flush();
+    expect(only.frames).toEqual([{ type: "subagent_event", payload: { id: "a", event: { type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "q" } } } }]);
+  });
 });

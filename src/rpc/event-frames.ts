@@ -1,7 +1,9 @@
 // Session events → stdout frames. Text/thinking/tool-call deltas are coalesced: consecutive
 // deltas of one content block merge into one frame, flushed after a short window, before any
 // other frame, or later when stdout is backed up (so a slow host bounds memory instead of
-// growing a queue). In delta-only mode a `message_update` carries just the delta.
+// growing a queue). In delta-only mode a `message_update` carries just the delta. A subagent's
+// `message_update` inside `subagent_event` is coalesced (and shaped) the same way, per subagent:
+// each carries the whole message so far, so uncoalesced they grow quadratically with the answer.
 import type { OutboundFrame } from "../protocol/index.js";
 import type { AgentSessionEvent, AssistantUpdateEvent } from "../shared/types.js";
 import { EventFilter } from "./event-filter.js";
@@ -36,7 +38,8 @@ export class EventFramer {
   deltaOnly: boolean;
   /** set_event_filter: which session event types `push` writes. */
   readonly filter = new EventFilter();
-  private pending: { frame: UpdateFrame; delta: DeltaEvent; parts: string[] } | undefined;
+  /** Held deltas by stream: "" for this session's own, `sub:<id>` for a subagent's. */
+  private readonly pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -59,11 +62,19 @@ export class EventFramer {
       return;
     }
     if (event.type === "message_update" && isDelta(event.assistantMessageEvent)) {
-      this.pushDelta(event, event.assistantMessageEvent);
+      this.pushDelta("", { frame: event, delta: event.assistantMessageEvent, parts: [event.assistantMessageEvent.delta] });
+      return;
+    }
+    const inner = event.type === "subagent_event" ? subagentUpdate(event.payload.event) : undefined;
+    if (event.type === "subagent_event" && inner && isDelta(inner.assistantMessageEvent)) {
+      const sub = event.payload.id;
+      this.pushDelta(`sub:${sub}`, { frame: inner, delta: inner.assistantMessageEvent, parts: [inner.assistantMessageEvent.delta], sub });
       return;
     }
     this.flush();
-    this.sink.write(event.type === "message_update" ? this.shape(event) : event);
+    if (event.type === "message_update") this.sink.write(this.shape(event));
+    else if (event.type === "subagent_event" && inner) this.sink.write(this.wrap(event.payload.id, this.shape(inner)));
+    else this.sink.write(event);
   }
 
   /** Writes any held delta now. */
@@ -72,24 +83,29 @@ export class EventFramer {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    const p = this.pending;
-    if (!p) return;
-    this.pending = undefined;
-    const delta = { ...p.delta, delta: p.parts.length === 1 ? p.parts[0] : p.parts.join("") };
-    this.sink.write(this.shape({ ...p.frame, assistantMessageEvent: delta }));
+    for (const key of [...this.pending.keys()]) this.flushOne(key);
   }
 
-  private pushDelta(frame: UpdateFrame, delta: DeltaEvent): void {
-    const p = this.pending;
-    if (p && p.delta.type === delta.type && p.delta.contentIndex === delta.contentIndex) {
-      p.parts.push(delta.delta);
-      p.frame = frame;
-      p.delta = delta;
+  private flushOne(key: string): void {
+    const p = this.pending.get(key);
+    if (!p) return;
+    this.pending.delete(key);
+    const delta = { ...p.delta, delta: p.parts.length === 1 ? p.parts[0] : p.parts.join("") };
+    const frame = this.shape({ ...p.frame, assistantMessageEvent: delta });
+    this.sink.write(p.sub === undefined ? frame : this.wrap(p.sub, frame));
+  }
+
+  private pushDelta(key: string, next: Pending): void {
+    const p = this.pending.get(key);
+    if (p && p.delta.type === next.delta.type && p.delta.contentIndex === next.delta.contentIndex) {
+      p.parts.push(next.delta.delta);
+      p.frame = next.frame;
+      p.delta = next.delta;
       return;
     }
-    this.flush();
-    this.pending = { frame, delta, parts: [delta.delta] };
-    this.arm();
+    this.flushOne(key);
+    this.pending.set(key, next);
+    if (!this.timer) this.arm();
   }
 
   private arm(): void {
@@ -100,12 +116,30 @@ export class EventFramer {
     }, COALESCE_MS);
   }
 
+  private wrap(id: string, frame: RpcFrame): RpcFrame {
+    return { type: "subagent_event", payload: { id, event: frame as Extract<OutboundFrame, { type: "subagent_event" }>["payload"]["event"] } };
+  }
+
   private shape(frame: UpdateFrame): RpcFrame {
     if (!this.deltaOnly) return frame;
     const { partial: _partial, ...rest } = frame.assistantMessageEvent;
     const id = frame.messageId !== undefined ? { messageId: frame.messageId } : {};
     return { type: "message_update", assistantMessageEvent: rest, ...id };
   }
+}
+
+interface Pending {
+  frame: UpdateFrame;
+  delta: DeltaEvent;
+  parts: string[];
+  /** The subagent whose stream this is (written inside subagent_event); undefined: this session's. */
+  sub?: string;
+}
+
+/** A subagent's event when it is a `message_update` with its sub-event. */
+function subagentUpdate(e: { type: string }): UpdateFrame | undefined {
+  const u = e as Partial<UpdateFrame>;
+  return e.type === "message_update" && u.assistantMessageEvent && typeof u.assistantMessageEvent === "object" ? (e as UpdateFrame) : undefined;
 }
 
 function isDelta(e: AssistantUpdateEvent): e is DeltaEvent {

@@ -96,6 +96,7 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   get_open_sessions: {},
   set_subagent_subscription: { level: "off" },
   get_subagents: {},
+  get_subagent_messages: { subagentId: "nope" },
 };
 
 describe("RpcServer over the memory transport", () => {

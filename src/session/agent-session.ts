@@ -242,6 +242,8 @@ export class AgentSession {
         this.pipeline.forgetPendingBash();
         this.conversation.replaceLog(log);
         this.permissions.reload();
+        // As oh-my-pi: another session file forgets the previous one's subagents (get_subagent_messages too).
+        this.subagents.clear();
       },
       clearQueues: () => {
         const dropped = this.queues.clear();

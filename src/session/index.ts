@@ -34,4 +34,5 @@ export { discoverContextFiles } from "./context-files.js";
 // ── types front doors pass through (host tools, extension UI) ──
 export type { Tool, ToolContext } from "../tools/types.js";
 export type { ExtensionUi, LoadedExtensions, ExtensionCommandInfo } from "../extensions/index.js";
-export { SubagentRegistry, type SubagentLifecycle, type SubagentSnapshot, type SubagentSubscriptionLevel } from "./subagent-registry.js";
+export { SubagentRegistry, type AgentProgress, type SubagentLifecycle, type SubagentProgressPayload, type SubagentSnapshot, type SubagentSubscriptionLevel } from "./subagent-registry.js";
+export { readSubagentTranscript, type SubagentTranscript } from "./subagent-transcript.js";

@@ -61,4 +61,26 @@ describe("RpcClient session methods", () => {
     await second.close();
     await expect(second.getState()).rejects.toThrow(/Unknown session/);
   });
+
+  it("subagent frames and getSubagentMessages (oh-my-pi)", async () => {
+    // Each session plays the script from its start: parent and subagent both get the task call
+    // first (the explore subagent has no task tool: an error result), then "Done.".
+    const task = { agent: "explore", tasks: [{ id: "look", description: "Look around", assignment: "List the files" }] };
+    const client = await startPith([{ toolCalls: [{ name: "task", arguments: task }] }, { text: "Done." }]);
+    const seen: string[] = [];
+    client.on("subagent_lifecycle", (f) => seen.push(`lifecycle:${f.payload.status}`));
+    client.on("subagent_progress", (f) => seen.push(`progress:${f.payload.progress.status}`));
+    client.on("subagent_event", (f) => seen.push(`event:${f.payload.event.type}`));
+    expect(await client.setSubagentSubscription("progress")).toEqual({ level: "progress" });
+    await client.promptAndWait("Delegate", { timeoutMs: 60_000 });
+    expect(seen[0]).toBe("lifecycle:started");
+    expect(seen.slice(-2)).toEqual(["progress:completed", "lifecycle:completed"]);
+    expect(seen.some((s) => s.startsWith("event:"))).toBe(false);
+    expect(await client.getSubagents()).toEqual({ subagents: [] });
+    const read = await client.getSubagentMessages({ subagentId: "look" });
+    expect(read.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect(textOf(read.messages[3])).toBe("Done.");
+    expect(await client.getSubagentMessages({ sessionFile: read.sessionFile, fromByte: read.nextByte })).toMatchObject({ entries: [], messages: [], reset: false });
+    await expect(client.getSubagentMessages({ subagentId: "nope" })).rejects.toBeInstanceOf(RpcError);
+  });
 });

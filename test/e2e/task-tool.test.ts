@@ -4,9 +4,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { FakeReply, FakeRequest } from "../support/fake-llm-server.js";
+import type { FakeRequest } from "../support/fake-llm-server.js";
 import { offeredTools } from "../support/offered-tools.js";
 import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
+import { endOf, firstUserText, forParent, forSub, resultText, taskCall } from "./task-replies.js";
 
 const llm = useFakeLlm();
 const open = trackPiths();
@@ -22,25 +23,8 @@ async function start(settings: unknown = {}, setup?: (cwd: string) => void): Pro
   return p;
 }
 
-/** The text of the first user message of a request: the prompt of a parent, the assignment of a subagent. */
-function firstUserText(r: FakeRequest): string {
-  const m = ((r.body as { messages?: Array<{ role: string; content: unknown }> })?.messages ?? [])[0];
-  if (!m) return "";
-  if (typeof m.content === "string") return m.content;
-  return (m.content as Array<{ type: string; text?: string }>).map((b) => b.text ?? "").join("");
-}
-const forAssignment = (needle: string) => (r: FakeRequest) => firstUserText(r).includes(needle);
-const forSub = (needle: string, reply: FakeReply): FakeReply => ({ ...reply, match: forAssignment(needle) });
-const forParent = (prompt: string, reply: FakeReply): FakeReply => ({ ...reply, match: (r) => firstUserText(r) === prompt });
 // every tool the model can use, natively or through call_tool
 const toolNames = (req: FakeRequest): string[] => offeredTools(req.body).all;
-
-function taskCall(id: string, agent: string, tasks: Array<[string, string]>, extra: Record<string, unknown> = {}): FakeReply {
-  return { toolCalls: [{ id, name: "task", arguments: { agent, ...extra, tasks: tasks.map(([tid, assignment]) => ({ id: tid, description: `job ${tid}`, assignment })) } }] };
-}
-
-const endOf = (frames: Frame[], id: string): Frame => frames.find((f) => f.type === "tool_execution_end" && f.toolCallId === id)!;
-const resultText = (f: Frame): string => (f.result.content as Array<{ text?: string }>).map((c) => c.text ?? "").join("");
 
 function sessionHeaders(pithHome: string): Array<{ file: string; header: Record<string, unknown> }> {
   const out: Array<{ file: string; header: Record<string, unknown> }> = [];
@@ -142,6 +126,24 @@ describe("the task tool end to end", () => {
     expect(llm.requests.slice(before).some((r) => firstUserText(r) === "ASSIGN-INNER")).toBe(false);
   }, 90_000);
 
+  it("a nested subagent's usage counts at every level up to the parent's stats", async () => {
+    const p = await start();
+    const P = "nest twice";
+    llm.enqueue(
+      forParent(P, { ...taskCall("n1", "task", [["outer", "ASSIGN-OUT2"]]), usage: { input: 1, output: 1 } }),
+      forSub("ASSIGN-OUT2", { ...taskCall("n2", "task", [["inner", "ASSIGN-IN2"]]), usage: { input: 20, output: 2 } }),
+      forSub("ASSIGN-IN2", { text: "inner answer", usage: { input: 1000, output: 100 } }),
+      forSub("ASSIGN-OUT2", { text: "outer answer", usage: { input: 30, output: 3 } }),
+      forParent(P, { text: "ok", usage: { input: 2, output: 1 } }),
+    );
+    const frames = await p.promptAndWait(P, {}, 60_000);
+    const end = endOf(frames, "n1");
+    expect(resultText(end)).toContain("## Task outer: job outer\nouter answer");
+    expect(end.result.details.usage).toMatchObject({ input: 1050, output: 105 });
+    const stats = (await p.request({ type: "get_session_stats" })).data;
+    expect(stats.tokens).toMatchObject({ input: 1053, output: 107 });
+  }, 90_000);
+
   it("an agent definition with tools: read, grep cannot call bash", async () => {
     const p = await start({}, (cwd) => {
       mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });
@@ -184,7 +186,7 @@ describe("the task tool end to end", () => {
     const end = endOf(frames, "t6");
     expect(end.result.details.subagents[0].output).toEqual({ n: 42 });
     expect(resultText(end)).toContain('## Task s: job s\n{\n  "n": 42\n}');
-    const subReqs = llm.requests.slice(before).filter(forAssignment("ASSIGN-SCHEMA"));
+    const subReqs = llm.requests.slice(before).filter((r) => firstUserText(r).includes("ASSIGN-SCHEMA"));
     expect(toolNames(subReqs[0]!)).toContain("submit_result");
     expect(JSON.stringify(subReqs[1]!.body)).toContain("You stopped without calling submit_result");
   }, 90_000);
@@ -239,7 +241,7 @@ describe("the task tool end to end", () => {
     expect(end.result.details.subagents.map((s: Frame) => s.status)).toEqual(["aborted", "aborted"]);
     const lifecycle = p.events("subagent_lifecycle", from).map((f) => `${f.payload.id}:${f.payload.status}`);
     expect(lifecycle.sort()).toEqual(["x:aborted", "x:started", "y:aborted", "y:started"]);
-    expect(p.events("subagent_lifecycle", from)[0].payload).toMatchObject({ agent: "explore", agentSource: "builtin", parentToolCallId: "t5" });
+    expect(p.events("subagent_lifecycle", from)[0].payload).toMatchObject({ agent: "explore", agentSource: "bundled", parentToolCallId: "t5" });
     expect((await p.request({ type: "get_subagents" })).data.subagents).toEqual([]);
     const state = (await p.request({ type: "get_state" })).data;
     expect(state.isStreaming).toBe(false);

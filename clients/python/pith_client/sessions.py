@@ -54,12 +54,28 @@ class SessionsMixin:
         return await self.request("get_open_sessions")
 
     async def set_subagent_subscription(self, level: str) -> Dict[str, Any]:
-        """oh-my-pi: ``"progress"`` or ``"events"`` write ``subagent_lifecycle`` frames; ``"off"`` (default) none."""
+        """oh-my-pi: ``"progress"`` writes ``subagent_lifecycle`` and ``subagent_progress`` frames,
+        ``"events"`` also ``subagent_event``; ``"off"`` (default) none."""
         return await self.request("set_subagent_subscription", level=level)
 
     async def get_subagents(self) -> Dict[str, Any]:
         """The task tool's subagents running now: ``{subagents: [...]}``."""
         return await self.request("get_subagents")
+
+    async def get_subagent_messages(
+        self, subagent_id: Optional[str] = None, session_file: Optional[str] = None, from_byte: Optional[int] = None
+    ) -> Dict[str, Any]:
+        """A subagent's session file from byte ``from_byte`` on, by ``subagent_id`` or one of its
+        ``session_file``s: ``{sessionFile, fromByte, nextByte, reset, entries, messages}``; pass
+        ``nextByte`` back as ``from_byte`` to read on."""
+        params: Dict[str, Any] = {}
+        if subagent_id is not None:
+            params["subagentId"] = subagent_id
+        if session_file is not None:
+            params["sessionFile"] = session_file
+        if from_byte is not None:
+            params["fromByte"] = from_byte
+        return await self.request("get_subagent_messages", **params)
 
     def session(self, session_id: Optional[str]) -> "SessionHandle":
         """A handle for one session (``None``: the process's first session)."""

@@ -469,6 +469,31 @@ class HostSessionsTest(PithTestCase):
         with self.assertRaises(RpcError):
             await client.set_subagent_subscription("everything")
 
+    async def test_subagent_frames_and_messages(self):
+        # Each session plays the script from its start: the parent and the subagent both get the
+        # task call first (the explore subagent has no task tool: an error result), then "Done.".
+        task = {"agent": "explore", "tasks": [{"id": "look", "description": "Look around", "assignment": "List the files"}]}
+        client = await self.start([{"toolCalls": [{"name": "task", "arguments": task}]}, {"text": "Done."}])
+        frames = []
+        for kind in ("subagent_lifecycle", "subagent_progress", "subagent_event"):
+            client.on(kind, frames.append)
+        self.assertEqual(await client.set_subagent_subscription("events"), {"level": "events"})
+        await client.prompt_and_wait("Delegate", timeout=60)
+        lifecycle = [f["payload"]["status"] for f in frames if f["type"] == "subagent_lifecycle"]
+        self.assertEqual(lifecycle, ["started", "completed"])
+        last = [f["payload"]["progress"] for f in frames if f["type"] == "subagent_progress"][-1]
+        self.assertEqual((last["id"], last["status"], last["requests"], last["toolCount"]), ("look", "completed", 2, 1))
+        events = [f["payload"]["event"]["type"] for f in frames if f["type"] == "subagent_event"]
+        self.assertIn("tool_execution_end", events)
+        self.assertIn("agent_end", events)
+        read = await client.get_subagent_messages(subagent_id="look")
+        self.assertEqual([m["role"] for m in read["messages"]], ["user", "assistant", "toolResult", "assistant"])
+        self.assertEqual(text_of(read["messages"][-1]), "Done.")
+        again = await client.get_subagent_messages(session_file=read["sessionFile"], from_byte=read["nextByte"])
+        self.assertEqual((again["entries"], again["reset"], again["nextByte"]), ([], False, read["nextByte"]))
+        with self.assertRaises(RpcError):
+            await client.get_subagent_messages(subagent_id="nope")
+
 
 class ShutdownTest(PithTestCase):
     async def test_clean_close(self):

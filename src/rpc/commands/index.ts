@@ -47,6 +47,7 @@ export const CONTROL_COMMANDS: ReadonlySet<string> = new Set([
   "close_session",
   "get_open_sessions",
   "get_subagents",
+  "get_subagent_messages",
   "set_subagent_subscription",
 ]);
 

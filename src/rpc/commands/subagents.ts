@@ -1,4 +1,5 @@
-// oh-my-pi's subagent commands (issue 23): set_subagent_subscription, get_subagents.
+// oh-my-pi's subagent commands (issue 23): set_subagent_subscription, get_subagents, get_subagent_messages.
+import { readSubagentTranscript } from "../../session/index.js";
 import type { CommandHandler } from "./types.js";
 
 export const set_subagent_subscription: CommandHandler<"set_subagent_subscription"> = (cmd, ctx) => {
@@ -7,3 +8,10 @@ export const set_subagent_subscription: CommandHandler<"set_subagent_subscriptio
 };
 
 export const get_subagents: CommandHandler<"get_subagents"> = (_cmd, ctx) => ({ subagents: ctx.session.subagents.list() });
+
+export const get_subagent_messages: CommandHandler<"get_subagent_messages"> = (cmd, ctx) => {
+  const sel: { subagentId?: string; sessionFile?: string } = {};
+  if (cmd.subagentId !== undefined) sel.subagentId = cmd.subagentId;
+  if (cmd.sessionFile !== undefined) sel.sessionFile = cmd.sessionFile;
+  return readSubagentTranscript(ctx.session.subagents.resolveSessionFile(sel), cmd.fromByte ?? 0);
+};

@@ -5,6 +5,7 @@ import { ToolCallSchema } from "./content.js";
 import { AgentMessageSchema, AssistantMessageSchema, ToolResultMessageSchema } from "./messages.js";
 import { RecordSchema, literals } from "./primitives.js";
 import { AgentToolResultSchema, CompactionResultSchema, TtsrRuleSchema } from "./results.js";
+import { SubagentEventPayloadSchema, SubagentLifecyclePayloadSchema, SubagentProgressPayloadSchema } from "./subagents.js";
 
 const Num = Type.Number();
 const Str = Type.String();
@@ -124,19 +125,18 @@ export const SESSION_EVENT_SCHEMAS = [
   ),
   event(
     "subagent_lifecycle",
-    {
-      payload: Type.Object({
-        id: Str,
-        agent: Str,
-        agentSource: Str,
-        description: Opt(Str),
-        status: literals(["started", "completed", "failed", "aborted"]),
-        sessionFile: Opt(Str),
-        index: Num,
-        parentToolCallId: Opt(Str),
-      }),
-    },
+    { payload: SubagentLifecyclePayloadSchema },
     "oh-my-pi: a subagent of the task tool started or ended (written after set_subagent_subscription progress or events).",
+  ),
+  event(
+    "subagent_progress",
+    { payload: SubagentProgressPayloadSchema },
+    "oh-my-pi: what a running subagent is doing (written after set_subagent_subscription progress or events).",
+  ),
+  event(
+    "subagent_event",
+    { payload: SubagentEventPayloadSchema },
+    "oh-my-pi: one event of a subagent's own session (written after set_subagent_subscription events).",
   ),
   event("checkpoint_notice", { message: Str }, "File checkpoints stopped for this session (the folder holds too many files) or pruning failed."),
 ] as const;

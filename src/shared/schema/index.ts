@@ -6,5 +6,6 @@ export * from "./model.js";
 export * from "./messages.js";
 export * from "./results.js";
 export * from "./events.js";
+export * from "./subagents.js";
 export * from "./permissions.js";
 export * from "./mcp.js";

@@ -86,7 +86,12 @@ function splitList(v: string | undefined): string[] | undefined {
 /** Built-ins, then each folder's `*.md` files in order; a later definition replaces an earlier one of the same name. */
 export function loadAgents(o: { pithHome: string; cwd: string; warn?: (message: string) => void }): AgentDefinition[] {
   const byName = new Map<string, AgentDefinition>(BUILTIN_AGENTS.map((a) => [a.name, a]));
-  for (const dir of [path.join(o.pithHome, "agents"), path.join(o.cwd, ".claude", "agents"), path.join(o.cwd, ".pith", "agents")]) {
+  const dirs = [
+    { dir: path.join(o.pithHome, "agents"), scope: "user" as const },
+    { dir: path.join(o.cwd, ".claude", "agents"), scope: "project" as const },
+    { dir: path.join(o.cwd, ".pith", "agents"), scope: "project" as const },
+  ];
+  for (const { dir, scope } of dirs) {
     let names: string[];
     try {
       names = readdirSync(dir).filter((n) => n.toLowerCase().endsWith(".md")).sort();
@@ -97,7 +102,7 @@ export function loadAgents(o: { pithHome: string; cwd: string; warn?: (message: 
       const file = path.join(dir, n);
       try {
         const def = parseAgentMarkdown(readFileSync(file, "utf8"), file);
-        if (def) byName.set(def.name, def);
+        if (def) byName.set(def.name, { ...def, scope });
         else o.warn?.(`Agent definition ${file} has no front matter; ignored`);
       } catch (err) {
         o.warn?.(`Cannot read agent definition ${file}: ${(err as Error).message}`);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentToolResult } from "../../shared/types.js";
 import { BUILTIN_AGENTS, loadAgents, parseAgentMarkdown } from "./agents.js";
-import { createTaskTool, emptyUsage } from "./task-tool.js";
+import { boundAnswer, createTaskTool, emptyUsage } from "./task-tool.js";
 import type { Subagent, SubagentFactory } from "./types.js";
 
 function factory(o: { depth?: number; run?: (assignment: string, signal: { aborted: boolean }) => Promise<string> } = {}) {
@@ -94,6 +94,46 @@ describe("task tool", () => {
     const r = await run;
     expect(log.aborted).toBe(2);
     expect(text(r)).toContain("## Task a\n[aborted]");
+  });
+
+  it("two concurrent calls of one session share task.maxConcurrency", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((res) => (release = res));
+    const { f, log } = factory({ run: async (a) => (await gate, a) });
+    const tool = createTaskTool(f);
+    const call = (ids: string[]) => tool.execute({ agent: "task", tasks: ids.map((id) => ({ id, description: "", assignment: id })) }, ctx());
+    const both = Promise.all([call(["a", "b"]), call(["c", "d"])]);
+    while (log.running < 2) await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log.running).toBe(2);
+    release();
+    const [r1, r2] = await both;
+    expect(log.maxRunning).toBe(2);
+    expect(text(r1)).toContain("## Task b\nb");
+    expect(text(r2)).toContain("## Task d\nd");
+  });
+
+  it("bounds a runaway answer, keeping its end and naming the session file with the whole answer", async () => {
+    const huge = Array.from({ length: 5000 }, (_, i) => `line ${i} ${"x".repeat(60)}`).join("\n");
+    const { f } = factory({ run: async (a) => (a === "big" ? huge : "small") });
+    const r = await createTaskTool(f).execute({ agent: "task", tasks: [{ id: "big", description: "", assignment: "big" }, { id: "ok", description: "", assignment: "ok" }] }, ctx());
+    const out = text(r);
+    expect(out).toMatch(/## Task big\n\[Answer truncated: showing the last \d+ of 5000 lines \(50\.0KB limit\); the full answer is the last assistant message in \/s\/big\.jsonl\]\n/);
+    expect(out).toContain(`line 4999 ${"x".repeat(60)}\n\n## Task ok\nsmall`);
+    expect(out).not.toContain("line 0 ");
+    expect(Buffer.byteLength(out)).toBeLessThan(52 * 1024);
+    const d = r.details as { subagents: Array<{ id: string; truncated?: boolean }> };
+    expect(d.subagents.map((s) => [s.id, s.truncated])).toEqual([["big", true], ["ok", undefined]]);
+  });
+
+  it("shares a 200 KB budget among many tasks and says when the answer was not saved", () => {
+    const answer = "y".repeat(100 * 1024);
+    expect(boundAnswer(answer, 1, "/f.jsonl").text.length).toBeLessThan(51 * 1024);
+    const many = boundAnswer(answer, 32, undefined);
+    expect(many.truncated).toBe(true);
+    expect(many.text).toMatch(/^\[Answer truncated: showing the last 1 of 1 lines \(6\.3KB limit\); the full answer was not saved \(no session file\)\]\n/);
+    expect(many.text.length).toBeLessThan(7 * 1024);
+    expect(boundAnswer("short", 32, undefined)).toEqual({ text: "short", truncated: false });
   });
 
   it("lists the agents in its description", () => {

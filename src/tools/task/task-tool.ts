@@ -1,6 +1,7 @@
 // The `task` tool (engine §3.10): hands focused assignments to subagents, each a full session in
 // this process, several at once; returns each answer labelled by its task id.
 import type { AgentToolResult, Usage } from "../../shared/types.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "../truncate.js";
 import type { Tool, ToolContext } from "../types.js";
 import type { AgentDefinition, Subagent, SubagentFactory, SubagentProgress, SubagentRunResult } from "./types.js";
 import { READ_ONLY_TOOLS } from "./agents.js";
@@ -19,7 +20,7 @@ export interface TaskArgs {
 }
 
 /** `details.subagents[i]` of the tool result. */
-export type SubagentDetails = { id: string; description: string; agent: string } & Omit<SubagentRunResult, "text">;
+export type SubagentDetails = { id: string; description: string; agent: string; truncated?: boolean } & Omit<SubagentRunResult, "text">;
 
 export function emptyUsage(): Usage {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
@@ -99,28 +100,59 @@ function problem(args: TaskArgs, agents: AgentDefinition[]): string | undefined 
   return undefined;
 }
 
-/** Runs `fn` over `items` with at most `limit` at once. */
-async function pool<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i]!, i);
+/**
+ * At most `max` subagents of one session at once, across all its `task` calls (as the reference's
+ * per-session semaphore): two `task` calls in one turn share the budget instead of doubling it.
+ */
+function limiter(max: number): <T>(fn: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (fn) => {
+    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await fn();
+    } finally {
+      // The slot passes straight to the next waiter, so `active` never over-counts.
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
-function sectionText(t: TaskItem, r: SubagentDetails, answer: string): string {
+/** The whole call's answers stay within this many bytes (each gets an equal share, at most ANSWER_MAX_BYTES). */
+const RESULT_BUDGET_BYTES = 200 * 1024;
+/** One answer's cap: the tools' usual output limits (50 KB, 2000 lines). */
+const ANSWER_MAX_BYTES = DEFAULT_MAX_BYTES;
+const ANSWER_MAX_LINES = DEFAULT_MAX_LINES;
+
+/** Keeps the end of a runaway answer (as the reference does) and says where the whole answer is. */
+export function boundAnswer(body: string, tasks: number, sessionFile: string | undefined): { text: string; truncated: boolean } {
+  const maxBytes = Math.min(ANSWER_MAX_BYTES, Math.floor(RESULT_BUDGET_BYTES / Math.max(1, tasks)));
+  const t = truncateTail(body, { maxBytes, maxLines: ANSWER_MAX_LINES });
+  if (!t.truncated) return { text: body, truncated: false };
+  const where = sessionFile ? `the full answer is the last assistant message in ${sessionFile}` : "the full answer was not saved (no session file)";
+  const limit = t.truncatedBy === "bytes" ? ` (${formatSize(maxBytes)} limit)` : "";
+  return { text: `[Answer truncated: showing the last ${t.outputLines} of ${t.totalLines} lines${limit}; ${where}]\n${t.content}`, truncated: true };
+}
+
+function sectionText(t: TaskItem, r: SubagentDetails, answer: string, tasks: number): string {
   const head = `## Task ${t.id}${t.description ? `: ${t.description}` : ""}`;
-  if (r.status === "error") return `${head}\n[error] ${r.error ?? "the subagent failed"}${answer ? `\n\nPartial answer:\n${answer}` : ""}`;
-  if (r.status === "aborted") return `${head}\n[aborted]${answer ? `\n\nPartial answer:\n${answer}` : ""}`;
+  const bound = (body: string): string => {
+    const b = boundAnswer(body, tasks, r.sessionFile);
+    if (b.truncated) r.truncated = true;
+    return b.text;
+  };
+  if (r.status === "error") return `${head}\n[error] ${r.error ?? "the subagent failed"}${answer ? `\n\nPartial answer:\n${bound(answer)}` : ""}`;
+  if (r.status === "aborted") return `${head}\n[aborted]${answer ? `\n\nPartial answer:\n${bound(answer)}` : ""}`;
   const body = r.output !== undefined ? JSON.stringify(r.output, null, 2) : answer || "(no answer)";
-  return `${head}\n${body}`;
+  return `${head}\n${bound(body)}`;
 }
 
 export function createTaskTool(factory: SubagentFactory): Tool<TaskArgs> {
   const agents = factory.agents();
+  const slot = limiter(Math.max(1, factory.maxConcurrency));
   return {
     name: "task",
     label: "Task",
@@ -154,12 +186,12 @@ export function createTaskTool(factory: SubagentFactory): Tool<TaskArgs> {
       };
       ctx.signal.addEventListener("abort", onAbort, { once: true });
       try {
-        await pool(args.tasks, factory.maxConcurrency, async (t, i) => {
+        const runOne = async (t: TaskItem, i: number): Promise<void> => {
           if (ctx.signal.aborted) return;
           const p = progress.get(t.id)!;
           let sub: Subagent | undefined;
           try {
-            sub = await factory.create(agent, t.id, { index: i, description: t.description, parentToolCallId: ctx.toolCallId });
+            sub = await factory.create(agent, t.id, { index: i, description: t.description, assignment: t.assignment, parentToolCallId: ctx.toolCallId });
             running.add(sub);
             if (ctx.signal.aborted) {
               await sub.abort();
@@ -196,13 +228,14 @@ export function createTaskTool(factory: SubagentFactory): Tool<TaskArgs> {
             }
             emit();
           }
-        });
+        };
+        await Promise.all(args.tasks.map((t, i) => slot(() => runOne(t, i))));
       } finally {
         ctx.signal.removeEventListener("abort", onAbort);
       }
       const usage = emptyUsage();
       for (const r of results) addUsage(usage, r.usage);
-      const text = args.tasks.map((t, i) => sectionText(t, results[i]!, answers[i]!)).join("\n\n");
+      const text = args.tasks.map((t, i) => sectionText(t, results[i]!, answers[i]!, args.tasks.length)).join("\n\n");
       return { content: [{ type: "text", text }], details: { agent: agent.name, usage, subagents: results } };
     },
   };

@@ -13,6 +13,8 @@ export interface AgentDefinition {
   systemPrompt: string;
   /** Where it was defined ("builtin" or the file). */
   source: string;
+  /** oh-my-pi's agentSource: built in, PITH_HOME/agents, or the project's folders (undefined: by `source`). */
+  scope?: "bundled" | "user" | "project";
 }
 
 /** What a subagent reports while it runs (for the parent's `tool_execution_update`). */
@@ -47,6 +49,8 @@ export interface Subagent {
 export interface SubagentMeta {
   index: number;
   description: string;
+  /** The task's own assignment (without the call's `context`). */
+  assignment: string;
   parentToolCallId: string;
 }
 
