@@ -37,7 +37,7 @@ export class AgentProc {
   firstUpdateAt: number | undefined;
   exit: { code: number | null; signal: string | null } | undefined;
   private stderrTail = "";
-  private carry: Buffer | undefined;
+  private carry: Buffer[] = [];
   private waiters: Waiter[] = [];
   private nextId = 1;
 
@@ -68,7 +68,13 @@ export class AgentProc {
 
   private onData(chunk: Buffer): void {
     this.stdoutBytes += chunk.length;
-    let buf = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
+    // a multi-MiB line arrives in 64 KiB chunks: hold them until its LF instead of copying the
+    // growing line once per chunk (that quadratic copy was billed to the agent's response time)
+    if (chunk.indexOf(10) === -1) {
+      this.carry.push(chunk);
+      return;
+    }
+    let buf = this.carry.length > 0 ? Buffer.concat([...this.carry.splice(0), chunk]) : chunk;
     let start = 0;
     let nl: number;
     while ((nl = buf.indexOf(10, start)) !== -1) {
@@ -76,7 +82,7 @@ export class AgentProc {
       start = nl + 1;
     }
     buf = buf.subarray(start);
-    this.carry = buf.length > 0 ? Buffer.from(buf) : undefined;
+    if (buf.length > 0) this.carry.push(Buffer.from(buf));
   }
 
   private onLine(buf: Buffer, start: number, end: number): void {
