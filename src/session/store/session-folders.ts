@@ -1,6 +1,6 @@
 // The session files of a folder as `list_sessions` last saw them: one stat each (size, mtime) and
 // the scan state kept for them. Statting 10,000 files costs ~30 ms, more than a cached listing may
-// take, so a folder listed with `watch` gets a change watcher (inotify, FSEvents...) and its next
+// take, so on Linux a local folder listed with `watch` gets an inotify watcher and its next
 // listings restat only the files it reported; a created, removed or renamed file, an error, or a
 // folder that cannot be watched falls back to reading the folder and statting every file.
 import fs from "node:fs";
@@ -20,6 +20,24 @@ export interface Candidate {
 const MAX_CACHED = 100_000;
 /** Folders watched at once (each holds a kernel watch); more are statted file by file. */
 const MAX_WATCHED = 256;
+/**
+ * Only inotify queues an event before the write that caused it returns, which settleFolderEvents
+ * relies on; FSEvents (macOS) batches events for ~50 ms, and a network file system never hears
+ * of another machine's writes. Elsewhere every listing stats every file.
+ */
+const CAN_WATCH = process.platform === "linux";
+/** statfs magic numbers of network and FUSE file systems (NFS, SMB, CIFS, SMB2, AFS, Ceph, FUSE). */
+const REMOTE_FS = new Set([0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x5346414f, 0x00c36400, 0x65735546]);
+
+function watchable(dir: string): boolean {
+  if (!CAN_WATCH) return false;
+  try {
+    return !REMOTE_FS.has(fs.statfsSync(dir).type);
+  } catch (err) {
+    void err; // missing folder: nothing to watch
+    return false;
+  }
+}
 
 interface Folder {
   watcher: fs.FSWatcher;
@@ -67,7 +85,7 @@ function jsonlNames(dir: string): string[] {
 }
 
 function watch(dir: string): Folder | undefined {
-  if (watched.size >= MAX_WATCHED) return undefined;
+  if (watched.size >= MAX_WATCHED || !watchable(dir)) return undefined;
   const folder: Folder = { watcher: undefined as unknown as fs.FSWatcher, byFile: new Map(), files: [], dirty: new Set(), reset: false };
   try {
     folder.watcher = fs.watch(dir, { persistent: false }, (event, name) => {

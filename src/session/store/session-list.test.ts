@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { clearSessionListCache, listSessions, listSessionsWatched, projectDirsOf } from "./session-list.js";
 
 function header(id: string, extra: Record<string, unknown> = {}): string {
@@ -105,6 +105,23 @@ describe("listSessions", () => {
       expect(ids(await listSessionsWatched({ dirs: [dir] }))).toEqual(["b", "c"]);
       clearSessionListCache();
       expect(await listSessionsWatched({ dirs: [dir] })).toEqual(listSessions({ dirs: [dir] }));
+    });
+
+    it.runIf(process.platform === "linux")("a repeated listing stats only the files the watcher reported", async () => {
+      for (let i = 0; i < 20; i++) write(dir, `s${i}.jsonl`, [header(`s${i}`), msg("1", "user", `task ${i}`)], 1000 + i);
+      const first = await listSessionsWatched({ dirs: [dir] });
+      const stat = vi.spyOn(fs, "statSync");
+      try {
+        expect(await listSessionsWatched({ dirs: [dir] })).toEqual(first);
+        expect(stat).not.toHaveBeenCalled();
+        fs.appendFileSync(path.join(dir, "s3.jsonl"), msg("2", "assistant", "done") + "\n");
+        fs.utimesSync(path.join(dir, "s3.jsonl"), 5000, 5000);
+        const after = await listSessionsWatched({ dirs: [dir] });
+        expect(after.sessions[0]).toMatchObject({ id: "s3", messageCount: 2 });
+        expect(stat.mock.calls.map((c) => path.basename(String(c[0])))).toEqual(["s3.jsonl"]);
+      } finally {
+        stat.mockRestore();
+      }
     });
 
     it("lists a folder that appears after a first empty listing, and one that is removed", async () => {
