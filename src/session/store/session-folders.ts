@@ -75,11 +75,19 @@ function statFile(file: string): { c: Candidate; moved: boolean } | undefined {
   return { c, moved: true };
 }
 
-function jsonlNames(dir: string): string[] {
+/** The `*.jsonl` names of `dir`; `links` when one is a symlink (its target's writes raise no event here). */
+function jsonlNames(dir: string): { names: string[]; links: boolean } {
   try {
-    return fs.readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
+    const names: string[] = [];
+    let links = false;
+    for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!d.name.endsWith(".jsonl")) continue;
+      names.push(d.name);
+      if (d.isSymbolicLink()) links = true;
+    }
+    return { names, links };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { names: [], links: false };
     throw new PithError("io", `Cannot list sessions in ${dir}: ${errorMessage(err)}`, { cause: err });
   }
 }
@@ -141,7 +149,12 @@ export function folderCandidates(dir: string, useWatch: boolean): { files: Candi
   }
   let names: string[];
   try {
-    names = jsonlNames(dir);
+    const listed = jsonlNames(dir);
+    names = listed.names;
+    if (listed.links && folder) {
+      unwatch(dir);
+      folder = undefined;
+    }
   } catch (err) {
     unwatch(dir);
     throw err;

@@ -124,6 +124,16 @@ describe("listSessions", () => {
       }
     });
 
+    it("keeps statting a folder whose session files are symlinks (their writes raise no event there)", async () => {
+      const elsewhere = fs.mkdtempSync(path.join(tmpdir(), "pith-list-target-"));
+      const target = write(elsewhere, "t.jsonl", [header("t"), msg("1", "user", "linked")], 1000);
+      fs.symlinkSync(target, path.join(dir, "t.jsonl"));
+      expect((await listSessionsWatched({ dirs: [dir] })).sessions[0].messageCount).toBe(1);
+      fs.appendFileSync(target, msg("2", "assistant", "ok") + "\n");
+      fs.utimesSync(target, 2000, 2000);
+      expect((await listSessionsWatched({ dirs: [dir] })).sessions[0].messageCount).toBe(2);
+    });
+
     it("lists a folder that appears after a first empty listing, and one that is removed", async () => {
       const later = path.join(dir, "later");
       expect(await listSessionsWatched({ dirs: [later] })).toEqual({ sessions: [] });
