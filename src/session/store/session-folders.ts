@@ -75,6 +75,11 @@ function statFile(file: string): { c: Candidate; moved: boolean } | undefined {
   return { c, moved: true };
 }
 
+/** path.join for a resolved folder and a plain name, without normalising 10,000 paths. */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
 /** The `*.jsonl` names of `dir`; `links` when one is a symlink (its target's writes raise no event here). */
 function jsonlNames(dir: string): { names: string[]; links: boolean } {
   try {
@@ -119,7 +124,7 @@ function refresh(dir: string, folder: Folder): boolean {
   let moved = false;
   for (const name of folder.dirty) {
     if (!name.endsWith(".jsonl")) continue;
-    const file = path.join(dir, name);
+    const file = childPath(dir, name);
     const hit = statFile(file);
     if (hit?.moved || hit?.c !== folder.byFile.get(file)) moved = true;
     if (hit) folder.byFile.set(file, hit.c);
@@ -162,7 +167,7 @@ export function folderCandidates(dir: string, useWatch: boolean): { files: Candi
   const out: Candidate[] = [];
   let moved = false;
   for (const name of names) {
-    const hit = statFile(path.join(dir, name));
+    const hit = statFile(childPath(dir, name));
     if (!hit) continue;
     out.push(hit.c);
     if (hit.moved) moved = true;
