@@ -77,6 +77,19 @@ describe("listSessions", () => {
     expect(listSessions({ dirs: [dir] }).sessions[0].messageCount).toBe(2);
   });
 
+  it("a file renamed away and back (same mtime) is listed under its name again", async () => {
+    write(dir, "a.jsonl", [header("a")], 1000);
+    write(dir, "b.jsonl", [header("b")], 2000);
+    for (const list of [async () => listSessions({ dirs: [dir] }), () => listSessionsWatched({ dirs: [dir] })]) {
+      const paths = async () => (await list()).sessions.map((x) => path.basename(x.path));
+      expect(await paths()).toEqual(["b.jsonl", "a.jsonl"]);
+      fs.renameSync(path.join(dir, "a.jsonl"), path.join(dir, "c.jsonl"));
+      expect(await paths()).toEqual(["b.jsonl", "c.jsonl"]);
+      fs.renameSync(path.join(dir, "c.jsonl"), path.join(dir, "a.jsonl"));
+      expect(await paths()).toEqual(["b.jsonl", "a.jsonl"]);
+    }
+  });
+
   it("projectDirsOf lists the root and its sub-folders; a missing root has none", () => {
     fs.mkdirSync(path.join(dir, "--p1--"));
     expect(projectDirsOf(dir).sort()).toEqual([dir, path.join(dir, "--p1--")].sort());

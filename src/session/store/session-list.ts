@@ -30,7 +30,16 @@ const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
 
 /** The last listing's order, reused while no file of it was added, removed or touched. */
-let lastOrder: { key: string; order: Candidate[] } | undefined;
+let lastOrder: { key: string; order: Candidate[]; source: Candidate[]; members?: Set<Candidate> } | undefined;
+
+/** Whether `all` holds the files of the last order (a file renamed back keeps its old mtime). */
+function sameFiles(all: Candidate[], last: NonNullable<typeof lastOrder>): boolean {
+  if (all === last.source) return true; // a watched folder's unchanged list
+  if (all.length !== last.order.length) return false;
+  last.members ??= new Set(last.order);
+  const members = last.members;
+  return all.every((c) => members.has(c));
+}
 
 /** Every session file of `dirs`, newest first. */
 function candidates(dirs: readonly string[], watch: boolean): Candidate[] {
@@ -45,9 +54,9 @@ function candidates(dirs: readonly string[], watch: boolean): Candidate[] {
     else for (const c of folder.files) all.push(c);
   }
   // same files, none touched: the previous order still holds (its entries are updated in place)
-  if (!moved && lastOrder && lastOrder.order.length === all.length) return lastOrder.order;
+  if (!moved && lastOrder && sameFiles(all, lastOrder)) return lastOrder.order;
   const order = [...all].sort(newerFirst);
-  lastOrder = { key, order };
+  lastOrder = { key, order, source: all };
   return order;
 }
 
