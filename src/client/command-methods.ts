@@ -1,7 +1,7 @@
 // One client method per protocol command, grouped as protocol.md §3 groups them. Each sends the
 // command and resolves with its response `data`; `implements CommandMethods` makes a command
 // added to the protocol without a method here fail the typecheck.
-import type { PermissionRulesInput, RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
+import type { PermissionRulesInput, RpcCommandType, RpcResponseData } from "../protocol/index.js";
 import type { ImageContent, ThinkingLevelInput, TodoPhase } from "../shared/types.js";
 import { RpcSessionCommands } from "./session-methods.js";
 import type { CommandMethods, HostTool } from "./types.js";
@@ -10,9 +10,6 @@ type Data<T extends RpcCommandType> = RpcResponseData<T>;
 type QueueMode = "all" | "one-at-a-time";
 
 export abstract class RpcCommands extends RpcSessionCommands implements CommandMethods {
-  /** Keeps the executors of `tools` for their calls; returns the wire definitions to send. */
-  protected abstract registerHostTools(tools: HostTool<any>[]): RpcHostToolDefinition[];
-
   // ── prompting (§3.1–3.5) ──────────────────────────────────────────────────
 
   prompt(message: string, opts: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" } = {}): Promise<Data<"prompt">> {
@@ -42,7 +39,7 @@ export abstract class RpcCommands extends RpcSessionCommands implements CommandM
   setTodos(phases: TodoPhase[]): Promise<Data<"set_todos">> {
     return this.request("set_todos", { phases });
   }
-  /** Registers host tools and serves their calls; `[]` removes them all. */
+  /** Registers host tools of the first session and serves their calls; `[]` removes them all. */
   setHostTools(tools: HostTool<any>[]): Promise<Data<"set_host_tools">> {
     return this.request("set_host_tools", { tools: this.registerHostTools(tools) });
   }

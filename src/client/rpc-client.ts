@@ -14,7 +14,9 @@ import { UiResponder } from "./ui-responder.js";
 const WAKE_TYPES: ReadonlySet<string> = new Set(["agent_start", "agent_end", "auto_retry_end", "auto_compaction_end"]);
 
 export class RpcClient extends RpcCommands {
-  private readonly hostTools = new HostToolRunner((f) => this.send(f), (e) => this.reportError(e));
+  /** The first session's host tools; the other sessions' are in `sessionTools`. */
+  private readonly hostTools = this.newRunner();
+  private readonly sessionTools = new Map<string, HostToolRunner>();
   private readonly ui = new UiResponder((f) => this.send(f), (e) => this.reportError(e));
   private agentRunning = false;
   /** Whether the agent writes prompt_result (its get_state has isSettled); learned once. */
@@ -176,23 +178,45 @@ export class RpcClient extends RpcCommands {
 
   // ── frames served automatically ───────────────────────────────────────────
 
-  protected override registerHostTools(tools: HostTool<any>[]): RpcHostToolDefinition[] {
-    return this.hostTools.register(tools);
+  override registerHostTools(tools: HostTool<any>[], sessionId?: string): RpcHostToolDefinition[] {
+    return this.runnerFor(sessionId).register(tools);
+  }
+
+  /** Closes a session opened with createSession; its running host tool calls are aborted. */
+  override async closeSession(sessionId: string): ReturnType<RpcCommands["closeSession"]> {
+    const res = await super.closeSession(sessionId);
+    this.sessionTools.get(sessionId)?.abortAll();
+    this.sessionTools.delete(sessionId);
+    return res;
+  }
+
+  private newRunner(): HostToolRunner {
+    return new HostToolRunner((f) => this.send(f), (e) => this.reportError(e));
+  }
+
+  /** The runner answering session `sessionId`'s host tool calls (one with no tools until registered). */
+  private runnerFor(sessionId: string | undefined): HostToolRunner {
+    if (sessionId === undefined) return this.hostTools;
+    let runner = this.sessionTools.get(sessionId);
+    if (!runner) this.sessionTools.set(sessionId, (runner = this.newRunner()));
+    return runner;
   }
 
   protected override handleFrame(frame: OutboundFrame): void {
+    // a created session's frames carry its id; waitForIdle and the first session's host tools see only the first's
+    const sessionId = (frame as { sessionId?: string }).sessionId;
     switch (frame.type) {
       case "agent_start":
-        this.agentRunning = true;
+        if (sessionId === undefined) this.agentRunning = true;
         return;
       case "agent_end":
-        this.agentRunning = false;
+        if (sessionId === undefined) this.agentRunning = false;
         return;
       case "host_tool_call":
-        this.hostTools.handleCall(frame);
+        this.runnerFor(sessionId).handleCall(frame);
         return;
       case "host_tool_cancel":
-        this.hostTools.handleCancel(frame);
+        (sessionId === undefined ? this.hostTools : this.sessionTools.get(sessionId))?.handleCancel(frame);
         return;
       case "extension_ui_request":
         this.ui.handleRequest(frame);
@@ -203,6 +227,7 @@ export class RpcClient extends RpcCommands {
   protected override handleExit(): void {
     this.agentRunning = false;
     this.hostTools.abortAll();
+    for (const runner of this.sessionTools.values()) runner.abortAll();
     this.ui.abortAll();
   }
 }

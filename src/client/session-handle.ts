@@ -1,15 +1,17 @@
 // One session of a multi-session agent process (issue 19): every command it sends carries its
 // `sessionId`, and its event subscriptions see only the frames stamped with that id (the first
 // session's frames carry none).
-import type { CreateSessionParams, RpcCommandType, RpcResponseData } from "../protocol/index.js";
+import type { CreateSessionParams, RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
 import type { AgentMessage, ImageContent } from "../shared/types.js";
 import { RpcClientError } from "./errors.js";
-import type { CommandParams, FrameHandler, FrameOf, OutboundFrameType } from "./types.js";
+import type { CommandParams, FrameHandler, FrameOf, HostTool, OutboundFrameType } from "./types.js";
 
 /** What a handle needs of the client. */
 export interface SessionHost {
   request<T extends RpcCommandType>(type: T, params: CommandParams<T>): Promise<RpcResponseData<T>>;
   on<T extends OutboundFrameType>(type: T, handler: FrameHandler<T>): () => void;
+  registerHostTools(tools: HostTool<any>[], sessionId?: string): RpcHostToolDefinition[];
+  closeSession(sessionId: string): Promise<RpcResponseData<"close_session">>;
 }
 
 export type { CreateSessionParams };
@@ -58,10 +60,17 @@ export class SessionHandle {
   getEntries(since?: string): Promise<RpcResponseData<"get_entries">> {
     return this.request("get_entries", { since });
   }
+  /**
+   * Registers this session's host tools and answers their calls with these executors (other
+   * sessions' tools, even of the same name, are theirs); `[]` removes them all.
+   */
+  setHostTools(tools: HostTool<any>[]): Promise<RpcResponseData<"set_host_tools">> {
+    return this.request("set_host_tools", { tools: this.host.registerHostTools(tools, this.sessionId) });
+  }
   /** Closes this session (not the first one): its run stops, its file is flushed and unlocked. */
   close(): Promise<RpcResponseData<"close_session">> {
     if (this.sessionId === undefined) return Promise.reject(new RpcClientError("closed", "the first session closes with the process"));
-    return this.host.request("close_session", { sessionId: this.sessionId });
+    return this.host.closeSession(this.sessionId);
   }
 
   /** Prompts and resolves with the messages of the run once this session is idle again. */

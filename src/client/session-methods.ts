@@ -1,7 +1,8 @@
 // Client methods for the session commands of issue 19: discovery, the tree, open/delete.
-import type { CreateSessionParams, RpcResponseData } from "../protocol/index.js";
+import type { CreateSessionParams, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
 import { RpcConnection } from "./connection.js";
 import { SessionHandle } from "./session-handle.js";
+import type { HostTool } from "./types.js";
 
 type Data<T extends Parameters<RpcConnection["request"]>[0]> = RpcResponseData<T>;
 
@@ -16,6 +17,13 @@ export interface ListSessionsOptions {
 }
 
 export abstract class RpcSessionCommands extends RpcConnection {
+  /**
+   * Keeps the executors of `tools` for the calls of session `sessionId` (undefined: the first
+   * session) and returns the wire definitions to send with its `set_host_tools`. Each session
+   * answers its own host tool calls; SessionHandle.setHostTools uses this.
+   */
+  abstract registerHostTools(tools: HostTool<any>[], sessionId?: string): RpcHostToolDefinition[];
+
   /** One page of session files, newest first (`nextCursor` when there are more). */
   listSessions(opts: ListSessionsOptions = {}): Promise<Data<"list_sessions">> {
     return this.request("list_sessions", opts);

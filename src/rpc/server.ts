@@ -12,7 +12,7 @@ import type { EventFramer } from "./event-frames.js";
 import { FrameEncoder } from "./frame-encoder.js";
 import { readyFrame } from "./ready.js";
 import type { HostToolBridge } from "./host-tools.js";
-import { SessionRouter, type SessionFactory, type SessionSlot } from "./session-router.js";
+import { ClosedSessionError, SessionRouter, type SessionFactory, type SessionSlot } from "./session-router.js";
 import type { RpcUiBridge } from "./ui-bridge.js";
 
 export interface RpcServerOptions {
@@ -163,6 +163,8 @@ export class RpcServer {
     // Each handler is typed by its own command; the table is indexed by the validated `type`.
     const handler = COMMANDS[cmd.type] as (c: RpcCommand, ctx: CommandContext) => unknown;
     try {
+      // queued behind work that close_session ended: the session is gone, say so
+      if (slot.closed) throw new ClosedSessionError(slot.id);
       const data = await handler(cmd, slot.ctx);
       this.respond(cmd.id, cmd.type, data === undefined ? { success: true } : { success: true, data }, slot);
     } catch (err) {

@@ -46,6 +46,20 @@ export class UnknownSessionError extends PithError {
   }
 }
 
+/**
+ * Thrown for a command addressed to a session that close_session ended or is ending, including
+ * commands that were queued behind its work; answered with `code: "unknown_session"` as well.
+ */
+export class ClosedSessionError extends PithError {
+  readonly wireCode = "unknown_session";
+  constructor(id: string) {
+    super("not_found", `Session ${id} is closed (close_session ended it; get_open_sessions lists the open ones)`);
+  }
+}
+
+/** Closed ids remembered, so that a late command names the closed session rather than an unknown one. */
+const MAX_CLOSED_IDS = 10_000;
+
 /** One session as the front door holds it. */
 export class SessionSlot {
   readonly framer: EventFramer;
@@ -129,6 +143,7 @@ function stampingSink(sink: FrameSink, sessionId: string): FrameSink {
 export class SessionRouter implements SessionsPort {
   readonly defaultSlot: SessionSlot;
   private readonly slots = new Map<string, SessionSlot>();
+  private readonly closedIds = new Set<string>();
 
   constructor(
     session: AgentSession,
@@ -142,7 +157,8 @@ export class SessionRouter implements SessionsPort {
   slotFor(sessionId: unknown): SessionSlot {
     if (sessionId === undefined) return this.defaultSlot;
     const slot = typeof sessionId === "string" ? this.slots.get(sessionId) : undefined;
-    if (!slot || slot.closed) throw new UnknownSessionError(String(sessionId));
+    if (slot?.closed || (!slot && this.closedIds.has(sessionId as string))) throw new ClosedSessionError(String(sessionId));
+    if (!slot) throw new UnknownSessionError(String(sessionId));
     return slot;
   }
 
@@ -175,6 +191,8 @@ export class SessionRouter implements SessionsPort {
     if (slot.isDefault) throw new PithError("invalid_request", "The process's first session cannot be closed (end stdin to exit)");
     slot.closed = true;
     this.slots.delete(id);
+    if (this.closedIds.size >= MAX_CLOSED_IDS) this.closedIds.delete(this.closedIds.values().next().value as string);
+    this.closedIds.add(id);
     slot.session.bash.abort();
     await slot.session.abort();
     slot.detach();

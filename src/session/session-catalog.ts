@@ -7,7 +7,7 @@ import type { SessionHistory } from "./session-history.js";
 import { deleteSessionFile } from "./store/delete-session.js";
 import { buildTree, selectEntries, treeDepth, type EntriesPage, type SessionTreeNode } from "./store/entry-views.js";
 import { sessionDirFor } from "./store/layout.js";
-import { listSessions, projectDirsOf, type ListSessionsResult } from "./store/session-list.js";
+import { listSessions, listSessionsWatched, projectDirsOf, type ListSessionsResult } from "./store/session-list.js";
 
 export interface ListSessionsParams {
   cwd?: string;
@@ -46,7 +46,7 @@ export class SessionCatalog {
   }
 
   /** `list_sessions`: newest first; see ListSessionsParams. */
-  list(p: ListSessionsParams): ListSessionsResult {
+  list(p: ListSessionsParams): Promise<ListSessionsResult> {
     let dirs: string[];
     if (p.all) {
       dirs = projectDirsOf(this.sessionsRoot);
@@ -59,7 +59,8 @@ export class SessionCatalog {
       const own = this.o.history.sessionDir;
       dirs = own === undefined ? [] : [own];
     }
-    return listSessions({ dirs, limit: p.limit, cursor: p.cursor, query: p.query });
+    // a host's picker lists the same folders again and again: watch them rather than restat
+    return listSessionsWatched({ dirs, limit: p.limit, cursor: p.cursor, query: p.query });
   }
 
   /** `get_entries`: every entry in file order, or those after `since`. */

@@ -59,7 +59,30 @@ describe("RpcClient session methods", () => {
     expect((await second.getState()).messageCount).toBe(2);
     expect((await first.getMessages()).messages.map(textOf)).toEqual(["one", "Answer from the script."]);
     await second.close();
-    await expect(second.getState()).rejects.toThrow(/Unknown session/);
+    await expect(second.getState()).rejects.toThrow(/is closed/);
+  });
+
+  it("each session handle registers and answers its own host tools; the client's stay the first session's", async () => {
+    const call = { toolCalls: [{ name: "whoami", arguments: {} }] };
+    const client = await startPith([call, { text: "done" }, call, { text: "done" }, call, { text: "done" }, call, { text: "done" }]);
+    const def = { name: "whoami", description: "Names the session that answers", parameters: { type: "object" } };
+    const answer = (who: string) => ({ ...def, execute: async () => ({ content: [{ type: "text" as const, text: `answered by ${who}` }] }) });
+    await client.setHostTools([answer("the client (first session)")]);
+    const second = await client.newSessionHandle();
+    const third = await client.newSessionHandle();
+    expect((await second.setHostTools([answer("second")])).toolNames).toEqual(["whoami"]);
+    const resultsOf = (messages: any[]) => messages.filter((m) => m.role === "toolResult").map((m) => [textOf(m), m.isError]);
+    expect(resultsOf(await second.promptAndWait("who?", { timeoutMs: 30_000 }))).toEqual([["answered by second", false]]);
+    expect(resultsOf(await client.promptAndWait("who?", { timeoutMs: 30_000 }))).toEqual([["answered by the client (first session)", false]]);
+    // a session that registered none has no such tool: the model's call fails inside pith, the client's executor is not borrowed
+    const third3 = resultsOf(await third.promptAndWait("who?", { timeoutMs: 30_000 }));
+    expect(third3).toHaveLength(1);
+    expect(third3[0][0]).not.toContain("answered by");
+    expect(third3[0][1]).toBe(true);
+    // the first session's handle is the client's registry
+    await client.session(undefined).setHostTools([answer("the first handle")]);
+    expect(resultsOf(await client.promptAndWait("who?", { timeoutMs: 30_000 }))).toEqual([["answered by the first handle", false]]);
+    await second.close();
   });
 
   it("subagent frames and getSubagentMessages (oh-my-pi)", async () => {

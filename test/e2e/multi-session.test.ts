@@ -104,7 +104,7 @@ describe("many sessions in one process", () => {
     expect(s3End).toBeLessThan(p.frames.indexOf(closed));
     expect(fs.existsSync(`${s3.sessionFile}.lock`)).toBe(false);
     const gone = await p.request({ type: "get_state", sessionId: s3.sessionId });
-    expect(gone).toMatchObject({ success: false, command: "get_state", code: "unknown_session", error: expect.stringContaining(`Unknown session: ${s3.sessionId}`) });
+    expect(gone).toMatchObject({ success: false, command: "get_state", code: "unknown_session", error: expect.stringContaining(`Session ${s3.sessionId} is closed`) });
     expect((await p.request({ type: "close_session", sessionId: "nope" })).code).toBe("unknown_session");
     expect((await p.request({ type: "close_session" })).error).toMatch(/needs the session/);
     // the first session and the second still answer
@@ -133,5 +133,34 @@ describe("many sessions in one process", () => {
     await p.promptAndWait("hello");
     expect(p.frames.some((f) => "sessionId" in f && f.type !== "response")).toBe(false);
     expect(p.frames.filter((f) => f.type === "response").every((f) => !("sessionId" in f))).toBe(true);
+  });
+
+  it("commands queued behind close_session, or sent while it runs or after, fail naming the closed session", async () => {
+    const p = await Pith.start({ modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt"] });
+    open.push(p);
+    const s = (await ok(p, { type: "create_session" })).data.sessionId as string;
+    // a long bash holds the session's queue; get_messages and a prompt wait behind it
+    const from = p.frames.length;
+    p.send({ id: "long", type: "bash", command: "sleep 5; echo late", sessionId: s });
+    p.send({ id: "queued-messages", type: "get_messages", sessionId: s });
+    p.send({ id: "queued-prompt", type: "prompt", message: "never sent", sessionId: s });
+    p.send({ id: "close", type: "close_session", sessionId: s });
+    p.send({ id: "close-again", type: "close_session", sessionId: s });
+    const answers = await Promise.all(["long", "queued-messages", "queued-prompt", "close", "close-again"].map((id) => p.waitFor((f) => f.type === "response" && f.id === id, 15_000, from)));
+    const [long, messages, prompt, close, again] = answers;
+    expect(close).toMatchObject({ success: true, sessionId: s });
+    expect(long.command).toBe("bash"); // answered (aborted), not left hanging
+    for (const [res, command] of [[messages, "get_messages"], [prompt, "prompt"], [again, "close_session"]] as const) {
+      expect(res).toMatchObject({ success: false, command, code: "unknown_session", error: expect.stringContaining(`Session ${s} is closed`) });
+    }
+    // the queued commands' answers are still stamped with the session they addressed
+    expect(messages.sessionId).toBe(s);
+    expect(prompt.sessionId).toBe(s);
+    const late = await p.request({ type: "get_state", sessionId: s });
+    expect(late).toMatchObject({ success: false, code: "unknown_session", error: expect.stringContaining(`Session ${s} is closed`) });
+    expect((await p.request({ type: "get_state", sessionId: "never-was" })).error).toMatch(/^Unknown session: never-was/);
+    // nothing reached the model
+    expect(llm.requests.some((r) => JSON.stringify(r.body).includes("never sent"))).toBe(false);
+    expect(await p.close()).toBe(0);
   });
 });

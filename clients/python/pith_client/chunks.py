@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 from typing import Any, Dict, List, Optional
+
+from .deep_json import loads
 
 MAX_FRAME_BYTES = 1024 * 1024
 MAX_REASSEMBLED_FRAME_BYTES = 64 * 1024 * 1024
@@ -92,7 +93,7 @@ class FrameReassembler:
         if p["size"] != length:
             raise ChunkError("rpc chunk sequence length mismatch")
         try:
-            value = json.loads(b"".join(p["parts"]).decode("utf-8"))
+            value = loads(b"".join(p["parts"]).decode("utf-8"))
         except ValueError as exc:
             raise ChunkError(f"rpc chunk payload is not JSON: {exc}") from exc
         if not isinstance(value, dict):

@@ -83,6 +83,8 @@ class PithClient(SessionsMixin, CommandsMixin):
         self._reader: Optional[asyncio.Task] = None
         self._stderr_reader: Optional[asyncio.Task] = None
         self._host_tools = HostToolRunner(self.send)
+        #: the host tools of sessions opened with create_session, by sessionId
+        self._session_host_tools: Dict[str, HostToolRunner] = {}
         self._ui = UiResponder(self.send)
 
     # ── lifecycle ───────────────────────────────────────────────────────────
@@ -480,14 +482,17 @@ class PithClient(SessionsMixin, CommandsMixin):
                 self._ready.set_result(None)
         elif kind == "response":
             self._settle(frame)
-        elif kind == "agent_start":
+        elif kind == "agent_start" and "sessionId" not in frame:
             self._agent_running = True
-        elif kind == "agent_end":
+        elif kind == "agent_end" and "sessionId" not in frame:
             self._agent_running = False
         elif kind == "host_tool_call":
-            self._host_tools.handle_call(frame)
+            # each session answers its own host tools (a created session's frames carry its id)
+            self._host_tools_of(frame.get("sessionId")).handle_call(frame)
         elif kind == "host_tool_cancel":
-            self._host_tools.handle_cancel(frame)
+            runner = self._host_tools_of(frame.get("sessionId"), create=False)
+            if runner is not None:
+                runner.handle_cancel(frame)
         elif kind == "extension_ui_request":
             self._ui.handle_request(frame)
         if kind in WAKE_TYPES:
@@ -495,6 +500,15 @@ class PithClient(SessionsMixin, CommandsMixin):
                 event.set()
         for handler in list(self._listeners.get(kind, [])) + list(self._any):
             self._call(handler, frame)
+
+    def _host_tools_of(self, session_id: Optional[str], create: bool = True) -> Optional[HostToolRunner]:
+        """The runner of session ``session_id`` (``None``: the first session's, the client's own)."""
+        if session_id is None:
+            return self._host_tools
+        runner = self._session_host_tools.get(session_id)
+        if runner is None and create:
+            runner = self._session_host_tools[session_id] = HostToolRunner(self.send)
+        return runner
 
     def _settle(self, frame: Frame) -> None:
         req_id = frame.get("id")
@@ -538,6 +552,8 @@ class PithClient(SessionsMixin, CommandsMixin):
                 fut.set_exception(error)
         self._pending.clear()
         self._host_tools.abort_all()
+        for runner in self._session_host_tools.values():
+            runner.abort_all()
         self._ui.abort_all()
         for event in list(self._wakers):
             event.set()

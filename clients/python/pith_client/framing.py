@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Optional
 
+from .deep_json import loads
+
 
 class LineSplitter:
     """Accumulates byte chunks and yields complete LF-terminated lines as text."""
@@ -57,7 +59,7 @@ def parse_frame(line: str) -> Optional[Dict[str, Any]]:
     if not line.strip():
         return None
     try:
-        value = json.loads(line)
+        value = loads(line)  # json.loads, also for a get_tree answer nested thousands of levels deep
     except ValueError:
         return None
     if not isinstance(value, dict) or not isinstance(value.get("type"), str):

@@ -4,6 +4,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Callable, Dict, List, Optional
 
+from .deep_json import build_tree
+from .errors import RpcError
+from .host_tools import HostTool
+
 
 class SessionsMixin:
     async def request(self, command: str, /, **params: Any) -> Any:  # provided by PithClient
@@ -24,7 +28,19 @@ class SessionsMixin:
         return await self.request("get_entries", since=since)
 
     async def get_tree(self) -> Dict[str, Any]:
-        return await self.request("get_tree")
+        """The open session's entries as a tree: ``{tree, leafId}``, nodes ``{entry, children, label?}``.
+
+        A tree deeper than pith answers as nested JSON (a long linear session) is nested here from
+        ``get_entries`` instead. Either way the result may be thousands of levels deep: walk it with
+        ``walk_tree`` (recursive code, ``==`` or ``repr`` on it hit Python's recursion limit).
+        """
+        try:
+            return await self.request("get_tree")
+        except RpcError as err:
+            if "too deep" not in str(err):
+                raise
+        page = await self.request("get_entries")
+        return {"tree": build_tree(page["entries"]), "leafId": page.get("leafId")}
 
     async def open_session(self, session_dir: str) -> Dict[str, Any]:
         return await self.request("open_session", sessionDir=session_dir)
@@ -48,7 +64,11 @@ class SessionsMixin:
         )
 
     async def close_session(self, session_id: str) -> None:
-        return await self.request("close_session", sessionId=session_id)
+        """Closes a session opened with create_session; its running host tool calls are cancelled."""
+        await self.request("close_session", sessionId=session_id)
+        runner = self._session_host_tools.pop(session_id, None)  # type: ignore[attr-defined]
+        if runner is not None:
+            runner.abort_all()
 
     async def get_open_sessions(self) -> Dict[str, Any]:
         return await self.request("get_open_sessions")
@@ -124,6 +144,12 @@ class SessionHandle:
 
     async def get_entries(self, since: Optional[str] = None) -> Dict[str, Any]:
         return await self.request("get_entries", since=since)
+
+    async def set_host_tools(self, tools: List[HostTool]) -> Dict[str, Any]:
+        """Registers this session's host tools; their calls run these callables (another session's
+        tools, even of the same name, are its own). ``[]`` removes them all."""
+        definitions = self.client._host_tools_of(self.session_id).register(tools)
+        return await self.request("set_host_tools", tools=definitions)
 
     async def close(self) -> None:
         if self.session_id is None:

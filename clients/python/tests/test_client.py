@@ -21,7 +21,7 @@ ASK_USER = os.path.join(ROOT, "examples", "extensions", "ask-user.ts")
 SCHEMA = os.path.join(ROOT, "schema", "rpc.schema.json")
 NODE = os.environ.get("NODE") or shutil.which("node") or "node"
 
-from pith_client import HostTool, LineSplitter, PithClient, PithClientError, RpcError, encode_frame, parse_frame  # noqa: E402
+from pith_client import HostTool, LineSplitter, PithClient, PithClientError, RpcError, build_tree, encode_frame, parse_frame, walk_tree  # noqa: E402
 
 ECHO_PARAMS = {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}
 
@@ -461,6 +461,91 @@ class HostSessionsTest(PithTestCase):
         await second.close()
         with self.assertRaises(RpcError):
             await second.get_state()
+
+    async def test_each_session_handle_answers_its_own_host_tools(self):
+        call = {"toolCalls": [{"name": "whoami", "arguments": {}}]}
+        client = await self.start([call, {"text": "done"}] * 4)
+
+        def answer(who):
+            async def execute(args, ctx):
+                return "answered by " + who
+
+            return HostTool("whoami", "Names the session that answers", {"type": "object"}, execute)
+
+        await client.set_host_tools([answer("the client (first session)")])
+        second = await client.new_session_handle()
+        third = await client.new_session_handle()
+        self.assertEqual((await second.set_host_tools([answer("second")]))["toolNames"], ["whoami"])
+
+        def results(messages):
+            return [(text_of(m), m["isError"]) for m in by_role(messages, "toolResult")]
+
+        self.assertEqual(results(await second.prompt_and_wait("who?", timeout=30)), [("answered by second", False)])
+        self.assertEqual(results(await client.prompt_and_wait("who?", timeout=30)), [("answered by the client (first session)", False)])
+        # a session that registered none does not borrow the client's executor
+        (text, is_error), = results(await third.prompt_and_wait("who?", timeout=30))
+        self.assertNotIn("answered by", text)
+        self.assertTrue(is_error)
+        # the first session's handle is the client's own registry
+        await client.session(None).set_host_tools([answer("the first handle")])
+        self.assertEqual(results(await client.prompt_and_wait("who?", timeout=30)), [("answered by the first handle", False)])
+        await second.close()
+
+    def write_linear_session(self, turns, label_every=0):
+        """A session file of ``turns`` user/assistant pairs in one chain (and a label entry every
+        ``label_every`` turns); returns its path and the ids in file order."""
+        folder = tempfile.mkdtemp(prefix="pith-py-deep-")
+        path = os.path.join(folder, "deep.jsonl")
+        ids = []
+        parent = None
+        t0 = 1_700_000_000_000
+        usage = {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2, "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}}
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps({"type": "session", "version": 1, "id": "deep0000000000000", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": folder}) + "\n")
+
+            def add(entry):
+                nonlocal parent
+                entry = {"type": entry.pop("type"), "id": "e%07d" % len(ids), "parentId": parent, "timestamp": "2026-01-01T00:00:00.000Z", **entry}
+                f.write(json.dumps(entry) + "\n")
+                ids.append(entry["id"])
+                parent = entry["id"]
+                return entry["id"]
+
+            for i in range(turns):
+                asked = add({"type": "message", "message": {"role": "user", "content": [{"type": "text", "text": "q%d" % i}], "timestamp": t0 + i}})
+                add({"type": "message", "message": {"role": "assistant", "content": [{"type": "text", "text": "a%d" % i}], "api": "openai-completions", "provider": "scripted", "model": "script.json", "usage": usage, "stopReason": "stop", "timestamp": t0 + i}})
+                if label_every and i % label_every == 0:
+                    add({"type": "label", "targetId": asked, "label": "turn %d" % i})
+        return path, ids
+
+    def assert_linear_tree(self, tree, ids):
+        visited = list(walk_tree(tree))  # recursion would fail long before 20,000 levels
+        self.assertEqual([node["entry"]["id"] for node, _ in visited], ids)
+        self.assertEqual([depth for _, depth in visited], list(range(1, len(ids) + 1)))
+
+    async def test_get_tree_of_a_20000_deep_session(self):
+        path, ids = self.write_linear_session(10_000)
+        self.assertEqual(len(ids), 20_000)
+        client = await self.start([], extra_args=("--session", path))
+        result = await client.get_tree()
+        self.assertEqual(result["leafId"], ids[-1])
+        self.assertEqual(len(result["tree"]), 1)
+        self.assert_linear_tree(result["tree"], ids)
+        self.assertEqual(text_of(result["tree"][0]["entry"]["message"]), "q0")
+
+    async def test_get_tree_nested_deeper_than_json_loads_recurses(self):
+        # 700 levels: pith answers get_tree itself, as JSON nested ~1,400 deep (json.loads gives up at ~1,000)
+        path, ids = self.write_linear_session(300, label_every=100)
+        self.assertEqual(len(ids), 603)
+        client = await self.start([], extra_args=("--session", path))
+        served = await client.request("get_tree")
+        self.assert_linear_tree(served["tree"], ids)
+        labelled = [(n["entry"]["id"], n["label"]) for n, _ in walk_tree(served["tree"]) if "label" in n]
+        self.assertEqual(labelled, [(ids[0], "turn 0"), (ids[201], "turn 100"), (ids[402], "turn 200")])
+        # and the tree the client nests from get_entries (its answer beyond pith's limit) is the same
+        built = build_tree((await client.get_entries())["entries"])
+        flat = lambda tree: [(n["entry"], n.get("label"), d, len(n["children"])) for n, d in walk_tree(tree)]  # noqa: E731
+        self.assertEqual(flat(built), flat(served["tree"]))
 
     async def test_subagent_commands(self):
         client = await self.start([])

@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
-import { clearSessionListCache, listSessions, projectDirsOf } from "./session-list.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { clearSessionListCache, listSessions, listSessionsWatched, projectDirsOf } from "./session-list.js";
 
 function header(id: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/proj", ...extra });
@@ -77,9 +77,104 @@ describe("listSessions", () => {
     expect(listSessions({ dirs: [dir] }).sessions[0].messageCount).toBe(2);
   });
 
+  it("a file renamed away and back (same mtime) is listed under its name again", async () => {
+    write(dir, "a.jsonl", [header("a")], 1000);
+    write(dir, "b.jsonl", [header("b")], 2000);
+    for (const list of [async () => listSessions({ dirs: [dir] }), () => listSessionsWatched({ dirs: [dir] })]) {
+      const paths = async () => (await list()).sessions.map((x) => path.basename(x.path));
+      expect(await paths()).toEqual(["b.jsonl", "a.jsonl"]);
+      fs.renameSync(path.join(dir, "a.jsonl"), path.join(dir, "c.jsonl"));
+      expect(await paths()).toEqual(["b.jsonl", "c.jsonl"]);
+      fs.renameSync(path.join(dir, "c.jsonl"), path.join(dir, "a.jsonl"));
+      expect(await paths()).toEqual(["b.jsonl", "a.jsonl"]);
+    }
+  });
+
   it("projectDirsOf lists the root and its sub-folders; a missing root has none", () => {
     fs.mkdirSync(path.join(dir, "--p1--"));
     expect(projectDirsOf(dir).sort()).toEqual([dir, path.join(dir, "--p1--")].sort());
     expect(projectDirsOf(path.join(dir, "missing"))).toEqual([]);
+  });
+
+  describe("watched folders (list_sessions in a long-lived process)", () => {
+    afterEach(() => clearSessionListCache());
+    const ids = (r: { sessions: { id: string }[] }) => r.sessions.map((x) => x.id);
+
+    it("sees a file appended, created, renamed or removed right before the call, like a fresh listing", async () => {
+      const a = write(dir, "a.jsonl", [header("a"), msg("1", "user", "first")], 1000);
+      write(dir, "b.jsonl", [header("b"), msg("1", "user", "second")], 2000);
+      expect(ids(await listSessionsWatched({ dirs: [dir] }))).toEqual(["b", "a"]);
+      // written in this very turn: the watcher's event has not been read yet when the call starts
+      fs.appendFileSync(a, JSON.stringify({ type: "session_info", id: "2", parentId: "1", timestamp: "t", name: "Named" }) + "\n" + msg("3", "assistant", "ok") + "\n");
+      fs.utimesSync(a, 3000, 3000);
+      let r = await listSessionsWatched({ dirs: [dir] });
+      expect(r.sessions[0]).toMatchObject({ id: "a", name: "Named", messageCount: 2 });
+      write(dir, "c.jsonl", [header("c")], 500);
+      fs.renameSync(path.join(dir, "b.jsonl"), path.join(dir, "b2.jsonl"));
+      r = await listSessionsWatched({ dirs: [dir] });
+      expect(ids(r)).toEqual(["a", "b", "c"]);
+      expect(r.sessions[1].path).toBe(path.join(dir, "b2.jsonl"));
+      fs.rmSync(a);
+      expect(ids(await listSessionsWatched({ dirs: [dir] }))).toEqual(["b", "c"]);
+      clearSessionListCache();
+      expect(await listSessionsWatched({ dirs: [dir] })).toEqual(listSessions({ dirs: [dir] }));
+    });
+
+    it.runIf(process.platform === "linux")("a repeated listing stats only the files the watcher reported", async () => {
+      for (let i = 0; i < 20; i++) write(dir, `s${i}.jsonl`, [header(`s${i}`), msg("1", "user", `task ${i}`)], 1000 + i);
+      const first = await listSessionsWatched({ dirs: [dir] });
+      const stat = vi.spyOn(fs, "statSync");
+      try {
+        expect(await listSessionsWatched({ dirs: [dir] })).toEqual(first);
+        expect(stat).not.toHaveBeenCalled();
+        fs.appendFileSync(path.join(dir, "s3.jsonl"), msg("2", "assistant", "done") + "\n");
+        fs.utimesSync(path.join(dir, "s3.jsonl"), 5000, 5000);
+        const after = await listSessionsWatched({ dirs: [dir] });
+        expect(after.sessions[0]).toMatchObject({ id: "s3", messageCount: 2 });
+        expect(stat.mock.calls.map((c) => path.basename(String(c[0])))).toEqual(["s3.jsonl"]);
+      } finally {
+        stat.mockRestore();
+      }
+    });
+
+    it("keeps statting a folder whose session files are symlinks (their writes raise no event there)", async () => {
+      const elsewhere = fs.mkdtempSync(path.join(tmpdir(), "pith-list-target-"));
+      const target = write(elsewhere, "t.jsonl", [header("t"), msg("1", "user", "linked")], 1000);
+      fs.symlinkSync(target, path.join(dir, "t.jsonl"));
+      expect((await listSessionsWatched({ dirs: [dir] })).sessions[0].messageCount).toBe(1);
+      fs.appendFileSync(target, msg("2", "assistant", "ok") + "\n");
+      fs.utimesSync(target, 2000, 2000);
+      expect((await listSessionsWatched({ dirs: [dir] })).sessions[0].messageCount).toBe(2);
+    });
+
+    it("lists a folder that appears after a first empty listing, and one that is removed", async () => {
+      const later = path.join(dir, "later");
+      expect(await listSessionsWatched({ dirs: [later] })).toEqual({ sessions: [] });
+      fs.mkdirSync(later);
+      write(later, "x.jsonl", [header("x")], 1000);
+      expect(ids(await listSessionsWatched({ dirs: [later] }))).toEqual(["x"]);
+      fs.rmSync(later, { recursive: true });
+      expect(await listSessionsWatched({ dirs: [later] })).toEqual({ sessions: [] });
+    });
+
+    it("pages and queries exactly as the stat-based listing does, across folders", async () => {
+      const other = fs.mkdtempSync(path.join(tmpdir(), "pith-list-"));
+      for (let i = 0; i < 9; i++) write(i % 2 ? dir : other, `s${i}.jsonl`, [header(`s${i}`), msg("1", "user", i % 3 ? `task ${i}` : `Chore ${i}`)], 1000 + (i % 4));
+      const pages = async (list: (o: { dirs: string[]; limit: number; cursor?: string; query?: string }) => unknown, query?: string) => {
+        const out: unknown[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = (await list({ dirs: [dir, other, dir], limit: 2, cursor, query })) as { nextCursor?: string };
+          out.push(page);
+          cursor = page.nextCursor;
+        } while (cursor);
+        return out;
+      };
+      for (const query of [undefined, "chore"]) {
+        const watched = await pages(listSessionsWatched, query);
+        expect(watched).toEqual(await pages(listSessions, query));
+        expect(await pages(listSessionsWatched, query)).toEqual(watched);
+      }
+    });
   });
 });

@@ -1,11 +1,12 @@
 // `list_sessions`: the session files of one or more folders, newest first, with paging and a
 // text query. Each file is summarised by `scanSessionFile` (no full parse) and the summary is
-// cached by size and mtime, so a second listing only stats the files.
+// cached by size and mtime, so a second listing stats the files and reads none (a watched folder:
+// only the files reported changed), and an unchanged set of files keeps its sorted order.
 import fs from "node:fs";
 import path from "node:path";
 import { PithError, errorMessage } from "../../shared/errors.js";
-import { listSessionFiles, type SessionFileStat } from "./layout.js";
-import { scanSessionFile, type ScanState, type SessionSummary } from "./session-scan.js";
+import { clearSessionFolders, folderCandidates, settleFolderEvents, type Candidate } from "./session-folders.js";
+import { scanSessionFile, type SessionSummary } from "./session-scan.js";
 
 export type { SessionSummary } from "./session-scan.js";
 
@@ -27,12 +28,37 @@ export interface ListSessionsResult {
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
-/** Summaries kept per process (one per file seen). */
-const MAX_CACHED = 100_000;
 
-const cache = new Map<string, ScanState>();
+/** The last listing's order, reused while no file of it was added, removed or touched. */
+let lastOrder: { key: string; order: Candidate[]; source: Candidate[]; members?: Set<Candidate> } | undefined;
 
-type Candidate = SessionFileStat;
+/** Whether `all` holds the files of the last order (a file renamed back keeps its old mtime). */
+function sameFiles(all: Candidate[], last: NonNullable<typeof lastOrder>): boolean {
+  if (all === last.source) return true; // a watched folder's unchanged list
+  if (all.length !== last.order.length) return false;
+  last.members ??= new Set(last.order);
+  const members = last.members;
+  return all.every((c) => members.has(c));
+}
+
+/** Every session file of `dirs`, newest first. */
+function candidates(dirs: readonly string[], watch: boolean): Candidate[] {
+  const unique = [...new Set(dirs.map((d) => path.resolve(d)))];
+  const key = unique.join("\0");
+  let moved = lastOrder?.key !== key;
+  let all: Candidate[] = [];
+  for (const dir of unique) {
+    const folder = folderCandidates(dir, watch);
+    if (folder.moved) moved = true;
+    if (unique.length === 1) all = folder.files;
+    else for (const c of folder.files) all.push(c);
+  }
+  // same files, none touched: the previous order still holds (its entries are updated in place)
+  if (!moved && lastOrder && sameFiles(all, lastOrder)) return lastOrder.order;
+  const order = [...all].sort(newerFirst);
+  lastOrder = { key, order, source: all };
+  return order;
+}
 
 /** Every sub-folder of `root` (the per-project session folders), plus `root` itself. */
 export function projectDirsOf(root: string): string[] {
@@ -67,10 +93,8 @@ function newerFirst(a: { mtimeMs: number; file: string }, b: { mtimeMs: number; 
 }
 
 function summarize(c: Candidate): SessionSummary | undefined {
-  const state = scanSessionFile(c.file, c, cache.get(c.file));
-  if (cache.size >= MAX_CACHED && !cache.has(c.file)) cache.delete(cache.keys().next().value as string);
-  cache.set(c.file, state);
-  return state.summary;
+  c.state = scanSessionFile(c.file, c, c.state);
+  return c.state.summary;
 }
 
 function matches(s: SessionSummary, needle: string): boolean {
@@ -79,22 +103,26 @@ function matches(s: SessionSummary, needle: string): boolean {
 
 /** One page of session summaries, newest first. Files that are not sessions are left out. */
 export function listSessions(o: ListSessionsOptions): ListSessionsResult {
+  return listPage(o, false);
+}
+
+/**
+ * listSessions for a long-lived process that lists the same folders again: the folders are
+ * watched, and a later listing restats only the files reported changed.
+ */
+export async function listSessionsWatched(o: ListSessionsOptions): Promise<ListSessionsResult> {
+  await settleFolderEvents();
+  return listPage(o, true);
+}
+
+function listPage(o: ListSessionsOptions, watch: boolean): ListSessionsResult {
   const limit = o.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw new PithError("invalid_request", `Invalid "limit": expected an integer from 1 to ${MAX_LIMIT}`);
   }
   const after = o.cursor === undefined ? undefined : decodeCursor(o.cursor);
   const needle = o.query?.trim().toLowerCase() || undefined;
-  const seen = new Set<string>();
-  const all: Candidate[] = [];
-  for (const dir of o.dirs) {
-    for (const c of listSessionFiles(path.resolve(dir))) {
-      if (seen.has(c.file)) continue;
-      seen.add(c.file);
-      all.push(c);
-    }
-  }
-  all.sort(newerFirst);
+  const all = candidates(o.dirs, watch);
   let i = after === undefined ? 0 : all.findIndex((c) => newerFirst(c, after) > 0);
   if (i === -1) i = all.length;
   const sessions: SessionSummary[] = [];
@@ -110,5 +138,6 @@ export function listSessions(o: ListSessionsOptions): ListSessionsResult {
 
 /** Forget cached summaries (tests, benchmarks). */
 export function clearSessionListCache(): void {
-  cache.clear();
+  clearSessionFolders();
+  lastOrder = undefined;
 }

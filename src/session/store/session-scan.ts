@@ -1,8 +1,9 @@
 // What a session picker needs of one session file, read without parsing the file: the header
 // line, a byte scan that counts message lines, and a JSON parse only of the first user message and
-// of `session_info` lines. A file that grew (append-only) is scanned from where the last scan
-// stopped. Damaged lines are skipped; a file whose first line is not a session header is not a
-// session (undefined).
+// of `session_info` lines. A file that grew (append-only) after a clean last line is scanned from
+// where the last scan stopped. Damaged lines are skipped; a file whose first line is not a session header is not a
+// session (undefined). A listing scans thousands of files in one go, so the file is read into one
+// shared buffer (one read for a small file) and lines are classified by byte compares.
 import fs from "node:fs";
 import { contentText } from "./message-text.js";
 
@@ -29,7 +30,9 @@ export interface ScanState {
 }
 
 const LF = 0x0a;
-const CHUNK = 1 << 20;
+const CLOSE_BRACE = 0x7d;
+/** Size of the shared read buffer: a typical session file fits in one read. */
+const CHUNK = 256 * 1024;
 /** The longest first line read as a header. */
 const MAX_HEADER = 1 << 20;
 const FIRST_MESSAGE_CHARS = 200;
@@ -38,6 +41,9 @@ const INFO_PREFIX = Buffer.from('{"type":"session_info",');
 const TYPE_MESSAGE = Buffer.from('"type":"message"');
 const TYPE_INFO = Buffer.from('"type":"session_info"');
 const USER_ROLE = Buffer.from('"role":"user"');
+
+/** Scans are synchronous, so one buffer serves every file (a longer line gets its own). */
+const shared = Buffer.allocUnsafe(CHUNK);
 
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
@@ -50,30 +56,49 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 function startsWith(buf: Buffer, start: number, end: number, prefix: Buffer): boolean {
-  return end - start >= prefix.length && buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+  const n = prefix.length;
+  if (end - start < n) return false;
+  for (let i = 0; i < n; i++) if (buf[start + i] !== prefix[i]) return false;
+  return true;
 }
 
 function contains(buf: Buffer, start: number, end: number, needle: Buffer): boolean {
-  const at = buf.indexOf(needle, start);
-  return at !== -1 && at + needle.length <= end;
+  return end - start >= needle.length && buf.subarray(start, end).indexOf(needle) !== -1;
 }
 
-/** The header of a session file (first line), or undefined when it is not one. */
-function readHeader(fd: number): { header: Record<string, unknown>; length: number } | undefined {
-  const buf = Buffer.alloc(Math.min(MAX_HEADER, 64 * 1024));
-  let n = fs.readSync(fd, buf, 0, buf.length, 0);
-  let nl = buf.subarray(0, n).indexOf(LF);
-  let data = buf.subarray(0, n);
-  if (nl === -1 && n === buf.length) {
-    const big = Buffer.alloc(MAX_HEADER);
-    n = fs.readSync(fd, big, 0, big.length, 0);
-    data = big.subarray(0, n);
-    nl = data.indexOf(LF);
+/**
+ * Calls `line` for every line of `fd` in [from, to), the last one possibly without its LF (`line`
+ * returns false to stop). Returns where the unterminated tail starts (`to` when there is none), or
+ * -1 when the first line is longer than `firstLineMax`.
+ */
+function readLines(fd: number, from: number, to: number, line: (buf: Buffer, start: number, end: number) => boolean, firstLineMax = Infinity): number {
+  let buf = shared;
+  let have = 0; // bytes of an unfinished line at buf[0..have)
+  let base = from; // file offset of buf[0]
+  let pos = from;
+  while (pos < to) {
+    if (have === buf.length) {
+      if (base === from && have >= firstLineMax) return -1;
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, have);
+      buf = bigger;
+    }
+    const n = fs.readSync(fd, buf, have, Math.min(buf.length - have, to - pos), pos);
+    if (n <= 0) break;
+    pos += n;
+    const view = buf.subarray(0, have + n);
+    let start = 0;
+    for (let nl = view.indexOf(LF, have); nl !== -1; nl = view.indexOf(LF, start)) {
+      if (!line(view, start, nl)) return base + nl + 1;
+      start = nl + 1;
+    }
+    if (start > 0 && start < view.length) buf.copyWithin(0, start, view.length);
+    base += start;
+    have = view.length - start;
   }
-  const end = nl === -1 ? data.length : nl;
-  const header = parseObject(data.toString("utf8", 0, end));
-  if (header?.type !== "session" || typeof header.id !== "string") return undefined;
-  return { header, length: nl === -1 ? end : end + 1 };
+  if (have > 0 && base === from && have > firstLineMax) return -1;
+  if (have > 0) line(buf, 0, have);
+  return base;
 }
 
 function text(value: unknown): string | undefined {
@@ -87,8 +112,9 @@ function oneLine(s: string): string {
   return flat.length > FIRST_MESSAGE_CHARS ? `${flat.slice(0, FIRST_MESSAGE_CHARS)}…` : flat;
 }
 
-/** Looks at one complete line (without its LF). */
+/** Looks at one line (without its LF). */
 function scanLine(buf: Buffer, start: number, end: number, s: SessionSummary): void {
+  if (end === start) return;
   // the writer puts `type` first: a prefix compare decides for almost every line
   let isMessage = startsWith(buf, start, end, MESSAGE_PREFIX);
   const isInfo = !isMessage && (startsWith(buf, start, end, INFO_PREFIX) || contains(buf, start, end, TYPE_INFO));
@@ -98,7 +124,7 @@ function scanLine(buf: Buffer, start: number, end: number, s: SessionSummary): v
     isMessage = obj?.type === "message" && !!obj.message && typeof obj.message === "object";
   }
   if (isMessage) {
-    if (buf[end - 1] !== 0x7d) return; // a torn line is not a message
+    if (buf[end - 1] !== CLOSE_BRACE) return; // a torn line is not a message
     s.messageCount++;
     if (s.firstMessage === undefined && contains(buf, start, end, USER_ROLE)) {
       const msg = parseObject(buf.toString("utf8", start, end))?.message as { role?: unknown; content?: unknown } | undefined;
@@ -113,29 +139,12 @@ function scanLine(buf: Buffer, start: number, end: number, s: SessionSummary): v
   }
 }
 
-/** Scans complete lines of `fd` from `from`; returns where the last complete line ended. */
-function scanLines(fd: number, from: number, size: number, s: SessionSummary): number {
-  let pos = from;
-  let carry: Buffer | undefined;
-  let lineStart = from;
-  while (pos < size) {
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, size - pos));
-    const n = fs.readSync(fd, chunk, 0, chunk.length, pos);
-    if (n <= 0) break;
-    const buf = carry ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-    const base = pos - (carry?.length ?? 0);
-    let start = 0;
-    for (let nl = buf.indexOf(LF, start); nl !== -1; nl = buf.indexOf(LF, start)) {
-      if (nl > start) scanLine(buf, start, nl, s);
-      start = nl + 1;
-      lineStart = base + start;
-    }
-    carry = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
-    pos += n;
-  }
-  // a last line without LF still counts (it may be complete); the next scan starts before it
-  if (carry && carry.length > 0) scanLine(carry, 0, carry.length, s);
-  return lineStart;
+/** Scans the lines of `fd` in [from, to) into `s`; returns where the unterminated tail starts. */
+function scanLines(fd: number, from: number, to: number, s: SessionSummary): number {
+  return readLines(fd, from, to, (buf, start, end) => {
+    scanLine(buf, start, end, s);
+    return true;
+  });
 }
 
 function summaryOf(file: string, header: Record<string, unknown>, mtimeMs: number): SessionSummary {
@@ -152,6 +161,50 @@ function summaryOf(file: string, header: Record<string, unknown>, mtimeMs: numbe
   return s;
 }
 
+function sessionHeader(buf: Buffer, start: number, end: number): Record<string, unknown> | undefined {
+  const header = parseObject(buf.toString("utf8", start, end));
+  return header?.type === "session" && typeof header.id === "string" ? header : undefined;
+}
+
+/** Header and every line of `fd` up to `size`, in one pass (one read for a small file). */
+function scanWhole(fd: number, file: string, st: { size: number; mtimeMs: number }): ScanState {
+  let s: SessionSummary | undefined;
+  let first = true;
+  const tail = readLines(
+    fd,
+    0,
+    st.size,
+    (buf, start, end) => {
+      if (!first) {
+        scanLine(buf, start, end, s as SessionSummary);
+        return true;
+      }
+      first = false;
+      const header = sessionHeader(buf, start, end);
+      if (header) s = summaryOf(file, header, st.mtimeMs);
+      return s !== undefined;
+    },
+    MAX_HEADER,
+  );
+  return { size: st.size, mtimeMs: st.mtimeMs, scannedTo: s === undefined ? 0 : tail, summary: s };
+}
+
+/** The header's id (first line of `fd`), or undefined when it is not a session header. */
+function headerId(fd: number, size: number): string | undefined {
+  let id: string | undefined;
+  readLines(
+    fd,
+    0,
+    size,
+    (buf, start, end) => {
+      id = sessionHeader(buf, start, end)?.id as string | undefined;
+      return false;
+    },
+    MAX_HEADER,
+  );
+  return id;
+}
+
 /**
  * The summary of `file` given its stat, reusing `previous` when the file is unchanged, and
  * scanning only the new bytes when it grew. Never throws for a damaged or unreadable file.
@@ -161,33 +214,18 @@ export function scanSessionFile(file: string, st: { size: number; mtimeMs: numbe
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, "r");
-    const grew = previous?.summary && st.size > previous.size && previous.scannedTo > 0;
-    if (grew && previous.summary) {
-      const s = { ...previous.summary, modifiedAt: new Date(st.mtimeMs).toISOString() };
-      const head = readHeader(fd);
-      if (head && head.header.id === s.id) {
-        // the tail line of the previous scan may have been torn: count from a clean restart point
-        const restart = previous.scannedTo;
-        const tailCounted = previous.size > restart ? rescanTail(fd, restart, previous.size) : 0;
-        s.messageCount -= tailCounted;
-        return { size: st.size, mtimeMs: st.mtimeMs, scannedTo: scanLines(fd, restart, st.size, s), summary: s };
-      }
+    // appended lines after a clean end are scanned alone; after a torn tail (a crash mid-write),
+    // whatever was read of that tail may have set the name or the count: scan it all again
+    const prev = previous?.summary;
+    if (prev && previous.scannedTo === previous.size && st.size > previous.size && headerId(fd, st.size) === prev.id) {
+      const s = { ...prev, modifiedAt: new Date(st.mtimeMs).toISOString() };
+      return { size: st.size, mtimeMs: st.mtimeMs, scannedTo: scanLines(fd, previous.size, st.size, s), summary: s };
     }
-    const head = readHeader(fd);
-    if (!head) return { size: st.size, mtimeMs: st.mtimeMs, scannedTo: 0, summary: undefined };
-    const s = summaryOf(file, head.header, st.mtimeMs);
-    return { size: st.size, mtimeMs: st.mtimeMs, scannedTo: scanLines(fd, head.length, st.size, s), summary: s };
+    return scanWhole(fd, file, st);
   } catch (err) {
     void err; // unreadable (permissions, vanished): not listed
     return { size: st.size, mtimeMs: st.mtimeMs, scannedTo: 0, summary: undefined };
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
-}
-
-/** Messages counted in the unterminated tail of the previous scan (to undo before rescanning it). */
-function rescanTail(fd: number, from: number, to: number): number {
-  const probe: SessionSummary = { path: "", id: "", cwd: "", createdAt: "", modifiedAt: "", messageCount: 0, firstMessage: "" };
-  scanLines(fd, from, to, probe);
-  return probe.messageCount;
 }
