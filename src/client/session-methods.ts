@@ -1,6 +1,8 @@
 // Client methods for the session commands of issue 19: discovery, the tree, open/delete.
 import type { CreateSessionParams, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
 import { RpcConnection } from "./connection.js";
+import { treeFromEntries, type TreeEntry } from "./entry-tree.js";
+import { RpcError } from "./errors.js";
 import { SessionHandle } from "./session-handle.js";
 import type { HostTool } from "./types.js";
 
@@ -32,9 +34,18 @@ export abstract class RpcSessionCommands extends RpcConnection {
   getEntries(since?: string): Promise<Data<"get_entries">> {
     return this.request("get_entries", { since });
   }
-  /** The open session's entries as a tree (nodes `{entry, children, label?}`). */
-  getTree(): Promise<Data<"get_tree">> {
-    return this.request("get_tree", {});
+  /**
+   * The open session's entries as a tree (nodes `{entry, children, label?}`). A tree deeper than
+   * pith answers as nested JSON (a long linear session) is nested here from `get_entries`.
+   */
+  async getTree(): Promise<Data<"get_tree">> {
+    try {
+      return await this.request("get_tree", {});
+    } catch (err) {
+      if (!(err instanceof RpcError) || !err.message.includes("too deep")) throw err;
+    }
+    const page = await this.request("get_entries", {});
+    return { tree: treeFromEntries(page.entries as TreeEntry[]), leafId: page.leafId };
   }
   /** Resumes the newest session of `sessionDir`, or starts one there. */
   openSession(sessionDir: string): Promise<Data<"open_session">> {

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RpcClient, RpcError } from "../../src/client/index.js";
+import { treeFromEntries, type TreeEntry } from "../../src/client/entry-tree.js";
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli.js");
 const open: RpcClient[] = [];
@@ -14,11 +15,11 @@ afterEach(async () => {
 });
 const temp = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
 
-async function startPith(replies: object[]): Promise<RpcClient> {
+async function startPith(replies: object[], extraArgs: string[] = []): Promise<RpcClient> {
   const cwd = temp("pith-client-cwd-");
   const home = temp("pith-client-home-");
   writeFileSync(path.join(cwd, "script.json"), JSON.stringify({ replies }));
-  const client = new RpcClient({ cliPath: CLI, cwd, env: { PATH: process.env.PATH, HOME: home, PITH_HOME: home }, args: ["--provider", "scripted", "--model", "script.json"] });
+  const client = new RpcClient({ cliPath: CLI, cwd, env: { PATH: process.env.PATH, HOME: home, PITH_HOME: home }, args: ["--provider", "scripted", "--model", "script.json", ...extraArgs] });
   open.push(client);
   await client.start();
   return client;
@@ -106,4 +107,52 @@ describe("RpcClient session methods", () => {
     expect(await client.getSubagentMessages({ sessionFile: read.sessionFile, fromByte: read.nextByte })).toMatchObject({ entries: [], messages: [], reset: false });
     await expect(client.getSubagentMessages({ subagentId: "nope" })).rejects.toBeInstanceOf(RpcError);
   });
+
+  it("getTree nests a session deeper than pith answers as JSON from get_entries, exactly as pith nests a shallower one", async () => {
+    const write = (turns: number): { file: string; ids: string[] } => {
+      const folder = temp("pith-client-deep-");
+      const file = path.join(folder, "deep.jsonl");
+      const ids: string[] = [];
+      const lines = [JSON.stringify({ type: "session", version: 1, id: "deep000000000000", timestamp: "2026-01-01T00:00:00.000Z", cwd: folder })];
+      const add = (e: Record<string, unknown>) => {
+        const id = `e${String(ids.length).padStart(7, "0")}`;
+        lines.push(JSON.stringify({ type: e.type, id, parentId: ids.at(-1) ?? null, timestamp: "2026-01-01T00:00:00.000Z", ...e }));
+        ids.push(id);
+        return id;
+      };
+      for (let i = 0; i < turns; i++) {
+        const asked = add({ type: "message", message: { role: "user", content: [{ type: "text", text: `q${i}` }], timestamp: 1 + i } });
+        add({ type: "message", message: { role: "assistant", content: [{ type: "text", text: `a${i}` }], api: "openai-completions", provider: "scripted", model: "script.json", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 1 + i } });
+        if (i % 100 === 0) add({ type: "label", targetId: asked, label: `turn ${i}` });
+      }
+      writeFileSync(file, lines.join("\n") + "\n");
+      return { file, ids };
+    };
+    const walk = (tree: any[]): Array<[string, number, string | undefined]> => {
+      const out: Array<[string, number, string | undefined]> = [];
+      const stack: Array<[any, number]> = tree.map((n) => [n, 1] as [any, number]).reverse();
+      while (stack.length) {
+        const [n, d] = stack.pop()!;
+        out.push([n.entry.id, d, n.label]);
+        for (const c of [...n.children].reverse()) stack.push([c, d + 1]);
+      }
+      return out;
+    };
+
+    const deep = write(1_500);
+    const client = await startPith([], ["--session", deep.file]);
+    await expect(client.request("get_tree", {})).rejects.toThrow(/too deep/);
+    const built = await client.getTree();
+    expect(built.leafId).toBe(deep.ids.at(-1));
+    const nodes = walk(built.tree);
+    expect(nodes.map(([id]) => id)).toEqual(deep.ids);
+    expect(nodes.map(([, d]) => d)).toEqual(deep.ids.map((_, i) => i + 1));
+    expect(nodes.filter(([, , l]) => l).map(([id, , l]) => [id, l]).slice(0, 2)).toEqual([[deep.ids[0], "turn 0"], [deep.ids[201], "turn 100"]]);
+
+    const shallow = write(300);
+    const other = await startPith([], ["--session", shallow.file]);
+    const served = await other.request("get_tree", {});
+    const { entries } = await other.getEntries();
+    expect(walk(treeFromEntries(entries as TreeEntry[]))).toEqual(walk(served.tree));
+  }, 60_000);
 });
