@@ -1,0 +1,308 @@
+// The index of a session file: per entry its id, parent, type, byte offset and length, plus the
+// few small fields the tree needs (labels, names, custom types, compactions' first kept entry).
+// Built in one streaming pass: lines in pith's key order (`{"type":"message","id":..,"parentId":..,
+// "timestamp":..,"message":{"role":..`) are indexed from their first bytes; every other line is
+// parsed and checked as a full load would (migrate.ts), then only its small fields are kept.
+import fs from "node:fs";
+import { KNOWN_ENTRY_TYPES, type SessionEntry } from "./entry-types.js";
+import { checkRecord, keptAncestorIn } from "./migrate.js";
+import { readFully, scanLines } from "./line-scan.js";
+
+export const ENTRY_TYPES = [...KNOWN_ENTRY_TYPES] as SessionEntry["type"][];
+const TYPE_CODE = new Map<string, number>(ENTRY_TYPES.map((t, i) => [t, i]));
+export const TYPE_MASK = 0x0f;
+export const F_ASSISTANT = 0x10;
+export const F_USER = 0x20;
+/** Indexed from its first bytes: the full checks run when it is first read. */
+export const F_UNCHECKED = 0x40;
+/** Found damaged when read: left out like a full load leaves it out. */
+export const F_DELETED = 0x80;
+
+export const typeCode = (type: string): number => TYPE_CODE.get(type) ?? -1;
+const T_MESSAGE = typeCode("message");
+
+/** Growable columns, one row per indexed entry, in file order. */
+export class IndexTable {
+  n = 0;
+  ids: string[] = [];
+  offsets = new Float64Array(1024);
+  lengths = new Int32Array(1024);
+  /** Row of the parent (-1: none or not in the file). */
+  parents = new Int32Array(1024);
+  kinds = new Uint8Array(1024);
+  /** 1-based record number after the header (for the same warnings a full load gives). */
+  recNos = new Int32Array(1024);
+  /** A parentId that names no row (kept as written). */
+  readonly dangling = new Map<number, string>();
+  /** A parentId changed by relinking over a left-out entry. */
+  readonly relinked = new Map<number, string | null>();
+  readonly customTypes = new Map<number, string>();
+  readonly firstKept = new Map<number, string>();
+
+  push(id: string, offset: number, length: number, kind: number, recNo: number): number {
+    if (this.n === this.offsets.length) this.grow();
+    const i = this.n++;
+    this.ids.push(id);
+    this.offsets[i] = offset;
+    this.lengths[i] = length;
+    this.parents[i] = -1;
+    this.kinds[i] = kind;
+    this.recNos[i] = recNo;
+    return i;
+  }
+
+  /** The parentId of row `i` as the entry carries it after relinking. */
+  parentIdOf(i: number): string | null {
+    if (this.relinked.has(i)) return this.relinked.get(i) as string | null;
+    const p = this.parents[i];
+    return p >= 0 ? this.ids[p] : (this.dangling.get(i) ?? null);
+  }
+
+  private grow(): void {
+    const size = this.n * 2;
+    const re = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size);
+      b.set(a);
+      return b;
+    };
+    this.offsets = re(this.offsets, (k) => new Float64Array(k));
+    this.lengths = re(this.lengths, (k) => new Int32Array(k));
+    this.parents = re(this.parents, (k) => new Int32Array(k));
+    this.kinds = re(this.kinds, (k) => new Uint8Array(k));
+    this.recNos = re(this.recNos, (k) => new Int32Array(k));
+  }
+}
+
+/** Everything a pass over the file learns. */
+export interface SessionIndex {
+  table: IndexTable;
+  /** Latest row per id (a later duplicate wins lookups). */
+  byId: Map<string, number>;
+  labels: Map<string, string>;
+  /** The latest `session_info` name, if any. */
+  name: string | undefined;
+  warnings: string[];
+  skipped: number;
+  appendOffset: number;
+  needsNewline: boolean;
+  /** Ids more than one entry carries. */
+  duplicateIds: ReadonlySet<string>;
+  /** Damaged entries left out (id → parentId): entries naming them as parent were relinked. */
+  dropped: Map<string, string | null>;
+}
+
+const PREFIX_HEAD = Buffer.from('{"type":"message","id":"');
+const PARENT = Buffer.from(',"parentId":');
+const NULL = Buffer.from("null");
+const TS = Buffer.from(',"timestamp":"');
+const ROLE = Buffer.from(',"message":{"role":"');
+const ROLES = ["user", "developer", "assistant", "toolResult", "bashExecution"].map((r) => Buffer.from(r + '"'));
+const ROLE_FLAGS = [F_USER, 0, F_ASSISTANT, 0, 0];
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACE = 0x7d;
+
+/** Byte-wise compare (the literals are short: cheaper than a native call per line). */
+function startsAt(buf: Buffer, at: number, end: number, lit: Buffer): boolean {
+  if (at + lit.length > end) return false;
+  for (let i = 0; i < lit.length; i++) if (buf[at + i] !== lit[i]) return false;
+  return true;
+}
+
+/** Index of the quote closing a JSON string starting at `at`; -1 when it holds escapes or runs out. */
+function stringEnd(buf: Buffer, at: number, end: number): number {
+  for (let i = at; i < end; i++) {
+    const c = buf[i];
+    if (c === QUOTE) return i;
+    if (c === BACKSLASH || c < 0x20) return -1;
+  }
+  return -1;
+}
+
+/** A JSON string's text without escapes: latin1 (a cheap copy) when it is ASCII. */
+function plainString(buf: Buffer, from: number, to: number): string {
+  for (let i = from; i < to; i++) if (buf[i] >= 0x80) return buf.toString("utf8", from, to);
+  return buf.toString("latin1", from, to);
+}
+
+/** What the last successful `matchMessagePrefix` found (module scratch: no object per line). */
+let fastId = "";
+let fastParent: string | null = null;
+let fastRole = 0;
+
+/** Whether a line starts like a message line in pith's key order; its id, parentId, role land in the scratch fields. */
+function matchMessagePrefix(buf: Buffer, start: number, end: number): boolean {
+  if (!startsAt(buf, start, end, PREFIX_HEAD)) return false;
+  let p = start + PREFIX_HEAD.length;
+  const idEnd = stringEnd(buf, p, end);
+  if (idEnd === -1) return false;
+  const idFrom = p;
+  p = idEnd + 1;
+  if (!startsAt(buf, p, end, PARENT)) return false;
+  p += PARENT.length;
+  let parentFrom = -1;
+  let parentEnd = -1;
+  if (startsAt(buf, p, end, NULL)) p += NULL.length;
+  else if (buf[p] === QUOTE) {
+    parentEnd = stringEnd(buf, p + 1, end);
+    if (parentEnd === -1) return false;
+    parentFrom = p + 1;
+    p = parentEnd + 1;
+  } else return false;
+  if (!startsAt(buf, p, end, TS)) return false;
+  const tsEnd = stringEnd(buf, p + TS.length, end);
+  if (tsEnd === -1 || !startsAt(buf, tsEnd + 1, end, ROLE)) return false;
+  p = tsEnd + 1 + ROLE.length;
+  fastRole = -1;
+  for (let r = 0; r < ROLES.length && fastRole === -1; r++) if (startsAt(buf, p, end, ROLES[r])) fastRole = r;
+  if (fastRole === -1) return false;
+  fastId = plainString(buf, idFrom, idEnd);
+  fastParent = parentFrom === -1 ? null : plainString(buf, parentFrom, parentEnd);
+  return true;
+}
+
+/** id, parentId and role of a message line in pith's key order; undefined for anything else. */
+export function scanMessagePrefix(buf: Buffer, start: number, end: number): { id: string; parentId: string | null; role: string } | undefined {
+  if (!matchMessagePrefix(buf, start, end)) return undefined;
+  return { id: fastId, parentId: fastParent, role: ROLES[fastRole].toString("latin1", 0, ROLES[fastRole].length - 1) };
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch (err) {
+    void err; // reported by the caller as a damaged line
+    return undefined;
+  }
+}
+
+/** The full text of a line (read again by offset when only its start was seen). */
+function lineText(fd: number, buf: Buffer, start: number, end: number, offset: number, length: number, complete: boolean): string {
+  if (complete) return buf.toString("utf8", start, end);
+  const whole = Buffer.allocUnsafe(length);
+  readFully(fd, whole, length, offset);
+  return whole.toString("utf8");
+}
+
+/**
+ * Indexes the entries of an open session file of `size` bytes (line 1, the header, is left to
+ * the caller). Same leniency as a full load: damaged lines and entries are skipped, counted
+ * and reported, children of a left-out entry hang from its nearest kept ancestor.
+ */
+export function indexSessionFile(fd: number, size: number, label: string, headerWarnings: readonly string[] = []): SessionIndex {
+  const table = new IndexTable();
+  const byId = new Map<string, number>();
+  const labels = new Map<string, string>();
+  const lineWarnings: string[] = [];
+  const entryWarnings: string[] = [];
+  /** Parent ids not (yet) seen when their child was indexed. */
+  const unresolved = new Map<number, string>();
+  const dropped = new Map<string, string | null>();
+  let duplicates = false;
+  let name: string | undefined;
+  let lineNo = 0;
+  let records = 0;
+  let skipped = 0;
+  let appendOffset = size;
+  let needsNewline = false;
+
+  // The parent is looked up as the child is indexed (parents come first in an append-only file);
+  // duplicates, forward references and dropped entries are settled after the pass.
+  const keep = (id: string, parentId: string | null, offset: number, length: number, kind: number): number => {
+    const row = table.push(id, offset, length, kind, records);
+    if (parentId !== null) {
+      const p = byId.get(parentId);
+      if (p === undefined) unresolved.set(row, parentId);
+      else table.parents[row] = p;
+    }
+    const before = byId.size;
+    byId.set(id, row);
+    if (byId.size === before) duplicates = true;
+    return row;
+  };
+
+  scanLines(fd, size, (buf, start, end, offset, length, complete, lastByte, terminated) => {
+    lineNo++;
+    if (lineNo === 1) return;
+    if (terminated && lastByte === CLOSE_BRACE && matchMessagePrefix(buf, start, end)) {
+      records++;
+      keep(fastId, fastParent, offset, length, T_MESSAGE | F_UNCHECKED | ROLE_FLAGS[fastRole]);
+      return;
+    }
+    const text = lineText(fd, buf, start, end, offset, length, complete);
+    if (text.trim() === "") return;
+    const obj = parseObject(text);
+    if (!obj) {
+      skipped++;
+      if (!terminated) {
+        lineWarnings.push(`${label}: line ${lineNo}: torn last line (${length} bytes) ignored`);
+        appendOffset = offset;
+      } else lineWarnings.push(`${label}: line ${lineNo}: not a JSON object, skipped`);
+      return;
+    }
+    if (!terminated) needsNewline = true;
+    const checked = checkRecord(obj, records++, label);
+    if (!("entry" in checked)) {
+      skipped++;
+      entryWarnings.push(checked.warning);
+      if (checked.dropped) dropped.set(checked.dropped.id, checked.dropped.parentId);
+      return;
+    }
+    const e = checked.entry;
+    const flags = e.type === "message" ? (e.message.role === "assistant" ? F_ASSISTANT : e.message.role === "user" ? F_USER : 0) : 0;
+    const row = keep(e.id, e.parentId, offset, length, typeCode(e.type) | flags);
+    if (e.type === "custom" || e.type === "custom_message") table.customTypes.set(row, e.customType);
+    else if (e.type === "compaction") table.firstKept.set(row, e.firstKeptEntryId);
+    else if (e.type === "label") {
+      if (e.label) labels.set(e.targetId, e.label);
+      else labels.delete(e.targetId);
+    } else if (e.type === "session_info" && e.name) name = e.name;
+  });
+
+  const duplicateIds = new Set<string>();
+  const dupWarnings = duplicates ? duplicateWarnings(table, byId, duplicateIds) : [];
+  if (duplicates || unresolved.size > 0 || dropped.size > 0) resolveParents(table, byId, unresolved, dropped);
+  return { table, byId, labels, name, warnings: [...lineWarnings, ...headerWarnings, ...entryWarnings, ...dupWarnings], skipped, appendOffset, needsNewline, duplicateIds, dropped };
+}
+
+/** One warning per later occurrence of an id, in file order (as the full load words it). */
+function duplicateWarnings(table: IndexTable, byId: Map<string, number>, ids: Set<string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < table.n; i++) {
+    const id = table.ids[i];
+    if (ids.has(id)) out.push(`duplicate entry id ${id}: the later entry wins lookups`);
+    else if (byId.get(id) !== i) ids.add(id);
+  }
+  return out;
+}
+
+/**
+ * Parents as a full load sees them: by the latest entry of an id, relinked over dropped entries,
+ * and kept as written (dangling) when no entry has the id.
+ */
+function resolveParents(table: IndexTable, byId: Map<string, number>, unresolved: Map<number, string>, dropped: Map<string, string | null>): void {
+  const keptAncestor = keptAncestorIn(dropped);
+  for (let i = 0; i < table.n; i++) {
+    const p = table.parents[i];
+    let parentId = p >= 0 ? table.ids[p] : (unresolved.get(i) ?? null);
+    if (parentId === null) continue;
+    if (dropped.has(parentId)) {
+      parentId = keptAncestor(parentId);
+      table.relinked.set(i, parentId);
+    }
+    const row = parentId === null ? undefined : byId.get(parentId);
+    table.parents[i] = row ?? -1;
+    if (row === undefined && parentId !== null) table.dangling.set(i, parentId);
+  }
+}
+
+/** Opens `abs` read-only, runs `fn`, closes. */
+export function withReadFd<T>(abs: string, fn: (fd: number) => T): T {
+  const fd = fs.openSync(abs, "r");
+  try {
+    return fn(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
