@@ -129,6 +129,9 @@ function plainString(buf: Buffer, from: number, to: number): string {
 let fastId = "";
 let fastParent: string | null = null;
 let fastRole = 0;
+/** Bytes of the parent id in the line (-1: null); the string is made only when needed. */
+let fastParentFrom = -1;
+let fastParentEnd = -1;
 
 /** Whether a line starts like a message line in pith's key order; its id, parentId, role land in the scratch fields. */
 function matchMessagePrefix(buf: Buffer, start: number, end: number): boolean {
@@ -157,13 +160,15 @@ function matchMessagePrefix(buf: Buffer, start: number, end: number): boolean {
   for (let r = 0; r < ROLES.length && fastRole === -1; r++) if (startsAt(buf, p, end, ROLES[r])) fastRole = r;
   if (fastRole === -1) return false;
   fastId = plainString(buf, idFrom, idEnd);
-  fastParent = parentFrom === -1 ? null : plainString(buf, parentFrom, parentEnd);
+  fastParentFrom = parentFrom;
+  fastParentEnd = parentEnd;
   return true;
 }
 
 /** id, parentId and role of a message line in pith's key order; undefined for anything else. */
 export function scanMessagePrefix(buf: Buffer, start: number, end: number): { id: string; parentId: string | null; role: string } | undefined {
   if (!matchMessagePrefix(buf, start, end)) return undefined;
+  fastParent = fastParentFrom === -1 ? null : plainString(buf, fastParentFrom, fastParentEnd);
   return { id: fastId, parentId: fastParent, role: ROLES[fastRole].toString("latin1", 0, ROLES[fastRole].length - 1) };
 }
 
@@ -175,6 +180,13 @@ function parseObject(text: string): Record<string, unknown> | undefined {
     void err; // reported by the caller as a damaged line
     return undefined;
   }
+}
+
+/** Whether bytes `from`..`to` spell `s` (compared as ASCII; other text never matches, so the caller falls back). */
+function sameAscii(buf: Buffer, from: number, to: number, s: string): boolean {
+  if (to - from !== s.length) return false;
+  for (let i = 0; i < s.length; i++) if (buf[from + i] !== s.charCodeAt(i) || buf[from + i] >= 0x80) return false;
+  return true;
 }
 
 /** The full text of a line (read again by offset when only its start was seen). */
@@ -209,9 +221,10 @@ export function indexSessionFile(fd: number, size: number, label: string, header
 
   // The parent is looked up as the child is indexed (parents come first in an append-only file);
   // duplicates, forward references and dropped entries are settled after the pass.
-  const keep = (id: string, parentId: string | null, offset: number, length: number, kind: number): number => {
+  const keep = (id: string, parentId: string | null, offset: number, length: number, kind: number, parentIsPrevious = false): number => {
     const row = table.push(id, offset, length, kind, records);
-    if (parentId !== null) {
+    if (parentIsPrevious) table.parents[row] = row - 1;
+    else if (parentId !== null) {
       const p = byId.get(parentId);
       if (p === undefined) unresolved.set(row, parentId);
       else table.parents[row] = p;
@@ -227,7 +240,11 @@ export function indexSessionFile(fd: number, size: number, label: string, header
     if (lineNo === 1) return;
     if (terminated && lastByte === CLOSE_BRACE && matchMessagePrefix(buf, start, end)) {
       records++;
-      keep(fastId, fastParent, offset, length, T_MESSAGE | F_UNCHECKED | ROLE_FLAGS[fastRole]);
+      // most entries hang from the entry just before them: no string, no lookup for those
+      const prevId = table.n > 0 ? table.ids[table.n - 1] : undefined;
+      const previous = fastParentFrom !== -1 && prevId !== undefined && sameAscii(buf, fastParentFrom, fastParentEnd, prevId);
+      const parent = fastParentFrom === -1 || previous ? null : plainString(buf, fastParentFrom, fastParentEnd);
+      keep(fastId, parent, offset, length, T_MESSAGE | F_UNCHECKED | ROLE_FLAGS[fastRole], previous);
       return;
     }
     const text = lineText(fd, buf, start, end, offset, length, complete);
