@@ -3,7 +3,7 @@
 // for. Appends extend the index and the held context, so a long session pith keeps writing
 // never needs a full parse. An indexed line that turns out damaged when first read is left out
 // then, exactly as a full load would have left it out (its children relinked), with a warning.
-import { PithError } from "../../shared/errors.js";
+import { PithError, errorMessage } from "../../shared/errors.js";
 import { userMessageEntries, type UserMessageRef } from "./branching.js";
 import type { SessionEntry } from "./entry-types.js";
 import { checkRecord, keptAncestorIn, migrateLoaded } from "./migrate.js";
@@ -221,7 +221,13 @@ export class IndexedTree implements TreeView {
       if (mem) out[k] = mem;
       else if (!(t.kinds[r] & F_DELETED)) todo.push(k);
     });
-    if (todo.length > 0) withReadFd(this.file, (fd) => this.readSpans(fd, rows, todo, out));
+    if (todo.length > 0) {
+      try {
+        withReadFd(this.file, (fd) => this.readSpans(fd, rows, todo, out));
+      } catch (err) {
+        throw new PithError("io", `Cannot read session file ${this.file}: ${errorMessage(err)}`, { cause: err });
+      }
+    }
     // relinking may have happened while reading: every entry carries the parent the index has now
     rows.forEach((r, k) => {
       const e = out[k];

@@ -308,8 +308,12 @@ export class SessionStore implements SessionLog {
   private derive(parts: DerivedParts): SessionStore {
     const { header, entries, filePath } = parts;
     const store = SessionStore.fromParts({ header, entries, cwd: this.cwd, filePath }, this.writeOptions);
-    if (parts.writeNow) store.ensureOnDisk();
-    return store;
+    if (!parts.writeNow) return store;
+    store.ensureOnDisk();
+    if (!(this.tree instanceof IndexedTree) || store.path === undefined) return store;
+    // copied from an indexed (large) file: hold the copy as an index too, not all of its entries
+    store.close();
+    return SessionStore.open(store.path, { cwd: this.cwd, ...this.writeOptions });
   }
 
   private persist(f: FileBacking, entry: SessionEntry): void {
