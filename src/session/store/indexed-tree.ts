@@ -27,7 +27,6 @@ interface Held {
 export class IndexedTree implements TreeView {
   readonly warnings: string[];
   private readonly t: IndexTable;
-  private readonly byId: Map<string, number>;
   private readonly labels: Map<string, string>;
   private sessionName: string | undefined;
   private leaf: number;
@@ -48,7 +47,6 @@ export class IndexedTree implements TreeView {
     headerName: string | undefined,
   ) {
     this.t = index.table;
-    this.byId = index.byId;
     this.labels = index.labels;
     this.sessionName = index.name ?? headerName;
     this.warnings = index.warnings;
@@ -59,7 +57,7 @@ export class IndexedTree implements TreeView {
     // the id would otherwise catch: entries sharing an id are checked now, not when first read.
     if (index.duplicateIds.size > 0) {
       const rows: number[] = [];
-      for (let i = 0; i < this.t.n; i++) if (this.t.kinds[i] & F_UNCHECKED && index.duplicateIds.has(this.t.ids[i])) rows.push(i);
+      for (let i = 0; i < this.t.n; i++) if (this.t.kinds[i] & F_UNCHECKED && index.duplicateIds.has(this.t.idOf(i))) rows.push(i);
       this.read(rows);
     }
   }
@@ -68,7 +66,7 @@ export class IndexedTree implements TreeView {
     return this.sessionName;
   }
   get leafId(): string | null {
-    return this.leaf >= 0 ? this.t.ids[this.leaf] : null;
+    return this.leaf >= 0 ? this.t.idOf(this.leaf) : null;
   }
   get entryCount(): number {
     return this.t.n - this.deleted;
@@ -77,14 +75,14 @@ export class IndexedTree implements TreeView {
     return this.skippedCount;
   }
   has(id: string): boolean {
-    return this.byId.has(id);
+    return this.t.latestOf(id) !== -1;
   }
   getLabel(id: string): string | undefined {
     return this.labels.get(id);
   }
   getEntry(id: string): SessionEntry | undefined {
     // a damaged latest entry is dropped on reading: an earlier one with the id may answer then
-    for (let row = this.byId.get(id); row !== undefined; row = this.byId.get(id)) {
+    for (let row = this.t.latestOf(id); row !== -1; row = this.t.latestOf(id)) {
       const e = this.read([row])[0];
       if (e) return e;
     }
@@ -96,8 +94,10 @@ export class IndexedTree implements TreeView {
   }
   entriesAfter(id: string): SessionEntry[] | undefined {
     const t = this.t;
+    if (t.latestOf(id) === -1) return undefined;
+    const bytes = Buffer.from(id, "utf8");
     for (let i = 0; i < t.n; i++) {
-      if (t.ids[i] === id && !(t.kinds[i] & F_DELETED) && this.read([i])[0]) return this.liveRows(i + 1, () => true);
+      if (t.sameId(i, bytes, 0, bytes.length) && !(t.kinds[i] & F_DELETED) && this.read([i])[0]) return this.liveRows(i + 1, () => true);
     }
     return undefined;
   }
@@ -111,8 +111,8 @@ export class IndexedTree implements TreeView {
   }
 
   branch(leafId: string | null = this.leafId): SessionEntry[] {
-    const row = leafId === null ? undefined : this.byId.get(leafId);
-    if (row === undefined) return [];
+    const row = leafId === null ? -1 : this.t.latestOf(leafId);
+    if (row === -1) return [];
     for (;;) {
       const got = this.read(this.pathRows(row));
       if (got.every((e) => e !== undefined)) return got as SessionEntry[];
@@ -132,7 +132,7 @@ export class IndexedTree implements TreeView {
       return;
     }
     if (!this.getEntry(id)) throw new PithError("not_found", `Entry ${id} not found`);
-    this.leaf = this.byId.get(id) as number;
+    this.leaf = this.t.latestOf(id);
   }
 
   /**
@@ -142,14 +142,14 @@ export class IndexedTree implements TreeView {
   add(e: SessionEntry, offset: number, length: number): void {
     const t = this.t;
     const flags = e.type === "message" ? (e.message.role === "assistant" ? F_ASSISTANT : e.message.role === "user" ? F_USER : 0) : 0;
-    const row = t.push(e.id, offset, length, typeCode(e.type) | flags, 0);
+    const row = t.pushId(e.id, offset, length, typeCode(e.type) | flags, 0);
     if (e.parentId !== null && this.dropped.has(e.parentId)) {
       // the id is also a left-out entry's: reopening the file relinks this entry, so it is now
       e.parentId = keptAncestorIn(this.dropped)(e.parentId);
       t.relinked.set(row, e.parentId);
     }
     this.setParent(row, e.parentId);
-    this.byId.set(e.id, row);
+    t.setLatest(row);
     if (offset < 0) this.pinned.set(row, e);
     if (e.type === "custom" || e.type === "custom_message") t.customTypes.set(row, e.customType);
     else if (e.type === "compaction") t.firstKept.set(row, e.firstKeptEntryId);
@@ -276,7 +276,7 @@ export class IndexedTree implements TreeView {
     const t = this.t;
     if (!(t.kinds[row] & F_UNCHECKED)) return migrateLoaded(obj as Record<string, unknown>) as unknown as SessionEntry;
     const checked = checkRecord(obj as Record<string, unknown>, t.recNos[row] - 1, this.label);
-    if ("entry" in checked && checked.entry.id === t.ids[row] && typeCode(checked.entry.type) === (t.kinds[row] & TYPE_MASK)) {
+    if ("entry" in checked && checked.entry.id === t.idOf(row) && typeCode(checked.entry.type) === (t.kinds[row] & TYPE_MASK)) {
       t.kinds[row] &= ~F_UNCHECKED;
       return checked.entry;
     }
@@ -290,12 +290,12 @@ export class IndexedTree implements TreeView {
     this.deleted++;
     this.skippedCount++;
     this.warnings.push(why.startsWith(this.label) ? why : `${this.label}: entry at byte ${t.offsets[row]}: ${why}, skipped`);
-    const id = t.ids[row];
-    if (this.byId.get(id) === row) {
-      this.byId.delete(id);
+    const id = t.idOf(row);
+    if (t.latestOf(id) === row) {
+      t.clearLatest(id);
       for (let i = row - 1; i >= 0; i--) {
-        if (t.ids[i] === id && !(t.kinds[i] & F_DELETED)) {
-          this.byId.set(id, i);
+        if (!(t.kinds[i] & F_DELETED) && t.idOf(i) === id) {
+          t.setLatest(i);
           break;
         }
       }
@@ -325,9 +325,9 @@ export class IndexedTree implements TreeView {
 
   private setParent(row: number, parentId: string | null): void {
     const t = this.t;
-    const p = parentId === null ? undefined : this.byId.get(parentId);
-    t.parents[row] = p ?? -1;
-    if (p === undefined && parentId !== null) t.dangling.set(row, parentId);
+    const p = parentId === null ? -1 : t.latestOf(parentId);
+    t.parents[row] = p;
+    if (p === -1 && parentId !== null) t.dangling.set(row, parentId);
     else t.dangling.delete(row);
   }
 }
@@ -344,7 +344,8 @@ function contextStart(t: IndexTable, rows: readonly number[]): number {
   while (c >= 0 && (t.kinds[rows[c]] & TYPE_MASK) !== T_COMPACTION) c--;
   if (c < 0) return 0;
   const firstKept = t.firstKept.get(rows[c]);
-  for (let i = 0; i < c; i++) if (t.ids[rows[i]] === firstKept) return i;
+  const bytes = Buffer.from(firstKept ?? "", "utf8");
+  for (let i = 0; i < c; i++) if (firstKept !== undefined && t.sameId(rows[i], bytes, 0, bytes.length)) return i;
   return c;
 }
 

@@ -7,6 +7,9 @@ import fs from "node:fs";
 import { KNOWN_ENTRY_TYPES, type SessionEntry } from "./entry-types.js";
 import { checkRecord, keptAncestorIn } from "./migrate.js";
 import { readFully, scanLines } from "./line-scan.js";
+import { IndexTable } from "./index-table.js";
+
+export type { IndexTable } from "./index-table.js";
 
 export const ENTRY_TYPES = [...KNOWN_ENTRY_TYPES] as SessionEntry["type"][];
 const TYPE_CODE = new Map<string, number>(ENTRY_TYPES.map((t, i) => [t, i]));
@@ -21,63 +24,10 @@ export const F_DELETED = 0x80;
 export const typeCode = (type: string): number => TYPE_CODE.get(type) ?? -1;
 const T_MESSAGE = typeCode("message");
 
-/** Growable columns, one row per indexed entry, in file order. */
-export class IndexTable {
-  n = 0;
-  ids: string[] = [];
-  offsets = new Float64Array(1024);
-  lengths = new Int32Array(1024);
-  /** Row of the parent (-1: none or not in the file). */
-  parents = new Int32Array(1024);
-  kinds = new Uint8Array(1024);
-  /** 1-based record number after the header (for the same warnings a full load gives). */
-  recNos = new Int32Array(1024);
-  /** A parentId that names no row (kept as written). */
-  readonly dangling = new Map<number, string>();
-  /** A parentId changed by relinking over a left-out entry. */
-  readonly relinked = new Map<number, string | null>();
-  readonly customTypes = new Map<number, string>();
-  readonly firstKept = new Map<number, string>();
-
-  push(id: string, offset: number, length: number, kind: number, recNo: number): number {
-    if (this.n === this.offsets.length) this.grow();
-    const i = this.n++;
-    this.ids.push(id);
-    this.offsets[i] = offset;
-    this.lengths[i] = length;
-    this.parents[i] = -1;
-    this.kinds[i] = kind;
-    this.recNos[i] = recNo;
-    return i;
-  }
-
-  /** The parentId of row `i` as the entry carries it after relinking. */
-  parentIdOf(i: number): string | null {
-    if (this.relinked.has(i)) return this.relinked.get(i) as string | null;
-    const p = this.parents[i];
-    return p >= 0 ? this.ids[p] : (this.dangling.get(i) ?? null);
-  }
-
-  private grow(): void {
-    const size = this.n * 2;
-    const re = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(size);
-      b.set(a);
-      return b;
-    };
-    this.offsets = re(this.offsets, (k) => new Float64Array(k));
-    this.lengths = re(this.lengths, (k) => new Int32Array(k));
-    this.parents = re(this.parents, (k) => new Int32Array(k));
-    this.kinds = re(this.kinds, (k) => new Uint8Array(k));
-    this.recNos = re(this.recNos, (k) => new Int32Array(k));
-  }
-}
-
 /** Everything a pass over the file learns. */
 export interface SessionIndex {
+  /** Rows, and the latest row per id (a later duplicate wins lookups). */
   table: IndexTable;
-  /** Latest row per id (a later duplicate wins lookups). */
-  byId: Map<string, number>;
   labels: Map<string, string>;
   /** The latest `session_info` name, if any. */
   name: string | undefined;
@@ -119,6 +69,12 @@ function stringEnd(buf: Buffer, at: number, end: number): number {
   return -1;
 }
 
+/** Ids are compared as bytes: only ASCII ones (all that pith writes) take the fast path. */
+function ascii(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (buf[i] >= 0x80) return false;
+  return true;
+}
+
 /** A JSON string's text without escapes: latin1 (a cheap copy) when it is ASCII. */
 function plainString(buf: Buffer, from: number, to: number): string {
   for (let i = from; i < to; i++) if (buf[i] >= 0x80) return buf.toString("utf8", from, to);
@@ -126,8 +82,8 @@ function plainString(buf: Buffer, from: number, to: number): string {
 }
 
 /** What the last successful `matchMessagePrefix` found (module scratch: no object per line). */
-let fastId = "";
-let fastParent: string | null = null;
+let fastIdFrom = 0;
+let fastIdEnd = 0;
 let fastRole = 0;
 /** Bytes of the parent id in the line (-1: null); the string is made only when needed. */
 let fastParentFrom = -1;
@@ -138,7 +94,7 @@ function matchMessagePrefix(buf: Buffer, start: number, end: number): boolean {
   if (!startsAt(buf, start, end, PREFIX_HEAD)) return false;
   let p = start + PREFIX_HEAD.length;
   const idEnd = stringEnd(buf, p, end);
-  if (idEnd === -1) return false;
+  if (idEnd === -1 || !ascii(buf, p, idEnd)) return false;
   const idFrom = p;
   p = idEnd + 1;
   if (!startsAt(buf, p, end, PARENT)) return false;
@@ -148,7 +104,7 @@ function matchMessagePrefix(buf: Buffer, start: number, end: number): boolean {
   if (startsAt(buf, p, end, NULL)) p += NULL.length;
   else if (buf[p] === QUOTE) {
     parentEnd = stringEnd(buf, p + 1, end);
-    if (parentEnd === -1) return false;
+    if (parentEnd === -1 || !ascii(buf, p + 1, parentEnd)) return false;
     parentFrom = p + 1;
     p = parentEnd + 1;
   } else return false;
@@ -159,7 +115,8 @@ function matchMessagePrefix(buf: Buffer, start: number, end: number): boolean {
   fastRole = -1;
   for (let r = 0; r < ROLES.length && fastRole === -1; r++) if (startsAt(buf, p, end, ROLES[r])) fastRole = r;
   if (fastRole === -1) return false;
-  fastId = plainString(buf, idFrom, idEnd);
+  fastIdFrom = idFrom;
+  fastIdEnd = idEnd;
   fastParentFrom = parentFrom;
   fastParentEnd = parentEnd;
   return true;
@@ -168,8 +125,8 @@ function matchMessagePrefix(buf: Buffer, start: number, end: number): boolean {
 /** id, parentId and role of a message line in pith's key order; undefined for anything else. */
 export function scanMessagePrefix(buf: Buffer, start: number, end: number): { id: string; parentId: string | null; role: string } | undefined {
   if (!matchMessagePrefix(buf, start, end)) return undefined;
-  fastParent = fastParentFrom === -1 ? null : plainString(buf, fastParentFrom, fastParentEnd);
-  return { id: fastId, parentId: fastParent, role: ROLES[fastRole].toString("latin1", 0, ROLES[fastRole].length - 1) };
+  const parentId = fastParentFrom === -1 ? null : plainString(buf, fastParentFrom, fastParentEnd);
+  return { id: plainString(buf, fastIdFrom, fastIdEnd), parentId, role: ROLES[fastRole].toString("latin1", 0, ROLES[fastRole].length - 1) };
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
@@ -180,13 +137,6 @@ function parseObject(text: string): Record<string, unknown> | undefined {
     void err; // reported by the caller as a damaged line
     return undefined;
   }
-}
-
-/** Whether bytes `from`..`to` spell `s` (compared as ASCII; other text never matches, so the caller falls back). */
-function sameAscii(buf: Buffer, from: number, to: number, s: string): boolean {
-  if (to - from !== s.length) return false;
-  for (let i = 0; i < s.length; i++) if (buf[from + i] !== s.charCodeAt(i) || buf[from + i] >= 0x80) return false;
-  return true;
 }
 
 /** The full text of a line (read again by offset when only its start was seen). */
@@ -204,7 +154,6 @@ function lineText(fd: number, buf: Buffer, start: number, end: number, offset: n
  */
 export function indexSessionFile(fd: number, size: number, label: string, headerWarnings: readonly string[] = []): SessionIndex {
   const table = new IndexTable();
-  const byId = new Map<string, number>();
   const labels = new Map<string, string>();
   const lineWarnings: string[] = [];
   const entryWarnings: string[] = [];
@@ -221,17 +170,17 @@ export function indexSessionFile(fd: number, size: number, label: string, header
 
   // The parent is looked up as the child is indexed (parents come first in an append-only file);
   // duplicates, forward references and dropped entries are settled after the pass.
-  const keep = (id: string, parentId: string | null, offset: number, length: number, kind: number, parentIsPrevious = false): number => {
-    const row = table.push(id, offset, length, kind, records);
-    if (parentIsPrevious) table.parents[row] = row - 1;
-    else if (parentId !== null) {
-      const p = byId.get(parentId);
-      if (p === undefined) unresolved.set(row, parentId);
+  const findable = (row: number): void => {
+    if (table.setLatest(row) !== -1) duplicates = true;
+  };
+  const keep = (id: string, parentId: string | null, offset: number, length: number, kind: number): number => {
+    const row = table.pushId(id, offset, length, kind, records);
+    if (parentId !== null) {
+      const p = table.latestOf(parentId);
+      if (p === -1) unresolved.set(row, parentId);
       else table.parents[row] = p;
     }
-    const before = byId.size;
-    byId.set(id, row);
-    if (byId.size === before) duplicates = true;
+    findable(row);
     return row;
   };
 
@@ -240,11 +189,17 @@ export function indexSessionFile(fd: number, size: number, label: string, header
     if (lineNo === 1) return;
     if (terminated && lastByte === CLOSE_BRACE && matchMessagePrefix(buf, start, end)) {
       records++;
-      // most entries hang from the entry just before them: no string, no lookup for those
-      const prevId = table.n > 0 ? table.ids[table.n - 1] : undefined;
-      const previous = fastParentFrom !== -1 && prevId !== undefined && sameAscii(buf, fastParentFrom, fastParentEnd, prevId);
-      const parent = fastParentFrom === -1 || previous ? null : plainString(buf, fastParentFrom, fastParentEnd);
-      keep(fastId, parent, offset, length, T_MESSAGE | F_UNCHECKED | ROLE_FLAGS[fastRole], previous);
+      const row = table.push(buf, fastIdFrom, fastIdEnd, offset, length, T_MESSAGE | F_UNCHECKED | ROLE_FLAGS[fastRole], records);
+      if (fastParentFrom !== -1) {
+        // most entries hang from the entry just before them: no lookup, no string for those
+        if (row > 0 && table.sameId(row - 1, buf, fastParentFrom, fastParentEnd)) table.parents[row] = row - 1;
+        else {
+          const p = table.latest(buf, fastParentFrom, fastParentEnd);
+          if (p === -1) unresolved.set(row, plainString(buf, fastParentFrom, fastParentEnd));
+          else table.parents[row] = p;
+        }
+      }
+      findable(row);
       return;
     }
     const text = lineText(fd, buf, start, end, offset, length, complete);
@@ -278,18 +233,18 @@ export function indexSessionFile(fd: number, size: number, label: string, header
   });
 
   const duplicateIds = new Set<string>();
-  const dupWarnings = duplicates ? duplicateWarnings(table, byId, duplicateIds) : [];
-  if (duplicates || unresolved.size > 0 || dropped.size > 0) resolveParents(table, byId, unresolved, dropped);
-  return { table, byId, labels, name, warnings: [...lineWarnings, ...headerWarnings, ...entryWarnings, ...dupWarnings], skipped, appendOffset, needsNewline, duplicateIds, dropped };
+  const dupWarnings = duplicates ? duplicateWarnings(table, duplicateIds) : [];
+  if (duplicates || unresolved.size > 0 || dropped.size > 0) resolveParents(table, unresolved, dropped);
+  return { table, labels, name, warnings: [...lineWarnings, ...headerWarnings, ...entryWarnings, ...dupWarnings], skipped, appendOffset, needsNewline, duplicateIds, dropped };
 }
 
 /** One warning per later occurrence of an id, in file order (as the full load words it). */
-function duplicateWarnings(table: IndexTable, byId: Map<string, number>, ids: Set<string>): string[] {
+function duplicateWarnings(table: IndexTable, ids: Set<string>): string[] {
   const out: string[] = [];
   for (let i = 0; i < table.n; i++) {
-    const id = table.ids[i];
+    const id = table.idOf(i);
     if (ids.has(id)) out.push(`duplicate entry id ${id}: the later entry wins lookups`);
-    else if (byId.get(id) !== i) ids.add(id);
+    else if (table.latestOf(id) !== i) ids.add(id);
   }
   return out;
 }
@@ -298,19 +253,19 @@ function duplicateWarnings(table: IndexTable, byId: Map<string, number>, ids: Se
  * Parents as a full load sees them: by the latest entry of an id, relinked over dropped entries,
  * and kept as written (dangling) when no entry has the id.
  */
-function resolveParents(table: IndexTable, byId: Map<string, number>, unresolved: Map<number, string>, dropped: Map<string, string | null>): void {
+function resolveParents(table: IndexTable, unresolved: Map<number, string>, dropped: Map<string, string | null>): void {
   const keptAncestor = keptAncestorIn(dropped);
   for (let i = 0; i < table.n; i++) {
     const p = table.parents[i];
-    let parentId = p >= 0 ? table.ids[p] : (unresolved.get(i) ?? null);
+    let parentId = p >= 0 ? table.idOf(p) : (unresolved.get(i) ?? null);
     if (parentId === null) continue;
     if (dropped.has(parentId)) {
       parentId = keptAncestor(parentId);
       table.relinked.set(i, parentId);
     }
-    const row = parentId === null ? undefined : byId.get(parentId);
-    table.parents[i] = row ?? -1;
-    if (row === undefined && parentId !== null) table.dangling.set(i, parentId);
+    const row = parentId === null ? -1 : table.latestOf(parentId);
+    table.parents[i] = row;
+    if (row === -1 && parentId !== null) table.dangling.set(i, parentId);
   }
 }
 
