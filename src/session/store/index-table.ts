@@ -32,8 +32,15 @@ export class IndexTable {
   private idStarts = new Int32Array(1024);
   private idLens = new Int32Array(1024);
   /** row + 1 of the latest entry per id; EMPTY or TOMBSTONE. */
-  private slots = new Int32Array(4096);
+  private slots: Int32Array;
   private filled = 0;
+
+  /** `expectedRows`: a guess of the row count, so the id table is not rebuilt while it fills. */
+  constructor(expectedRows = 1024) {
+    let size = 4096;
+    while (size < expectedRows * 2 && size < 1 << 22) size *= 2;
+    this.slots = new Int32Array(size);
+  }
 
   /** Adds a row whose id is `buf[from..to)` (UTF-8). It is not findable until `setLatest`. */
   push(buf: Uint8Array, from: number, to: number, offset: number, length: number, kind: number, recNo: number): number {
@@ -45,7 +52,9 @@ export class IndexTable {
       this.pool.copy(bigger, 0, 0, this.poolUsed);
       this.pool = bigger;
     }
-    this.pool.set(buf.subarray(from, to), this.poolUsed);
+    const pool = this.pool;
+    const at = this.poolUsed;
+    for (let k = 0; k < len; k++) pool[at + k] = buf[from + k]; // ids are short: no view object per line
     this.idStarts[i] = this.poolUsed;
     this.idLens[i] = len;
     this.poolUsed += len;

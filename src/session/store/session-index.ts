@@ -153,7 +153,8 @@ function lineText(fd: number, buf: Buffer, start: number, end: number, offset: n
  * and reported, children of a left-out entry hang from its nearest kept ancestor.
  */
 export function indexSessionFile(fd: number, size: number, label: string, headerWarnings: readonly string[] = []): SessionIndex {
-  const table = new IndexTable();
+  // a row per ~1 kB of file is a typical session's density (messages with tool output)
+  const table = new IndexTable(size / 1024);
   const labels = new Map<string, string>();
   const lineWarnings: string[] = [];
   const entryWarnings: string[] = [];
