@@ -171,6 +171,12 @@ describe("indexed session file", () => {
     expect(text).toBe("q2");
     expect(ids(store.entries())).toEqual(["a", "b"]);
     store.close();
+    const clone = s.cloneToNewFile();
+    expect(clone.entries()).toEqual(s.branch().map((e, i, all) => ({ ...e, parentId: i === 0 ? null : all[i - 1].id })));
+    clone.appendMessage(user("in the clone"));
+    expect(ids(clone.branch()).slice(0, 4)).toEqual(["a", "b", "c", "d"]);
+    expect(() => SessionStore.open(clone.path!, { cwd: "/w" })).toThrow(/locked|busy|in use/i);
+    clone.close();
     s.close();
   });
 
