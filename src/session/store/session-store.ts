@@ -41,6 +41,8 @@ export interface OpenSessionOptions extends StoreWriteOptions {
   cwd: string;
   /** No lock, appends throw: for export and inspection. */
   readOnly?: boolean;
+  /** false: parse the whole file instead of indexing it (tests compare the two). */
+  index?: boolean;
 }
 
 interface FileBacking {
@@ -117,7 +119,7 @@ export class SessionStore implements SessionLog {
    * Load an existing file leniently and take its writer lock. Missing file → PithError
    * "not_found"; a first line that is not a session header → "invalid_request"; locked → "busy".
    */
-  static open(filePath: string, opts: OpenSessionOptions & { index?: boolean }): SessionStore {
+  static open(filePath: string, opts: OpenSessionOptions): SessionStore {
     const abs = path.resolve(opts.cwd, filePath);
     const m = loadSessionFile(abs, { index: opts.index });
     const lockPath = opts.readOnly ? undefined : acquireLock(abs);
