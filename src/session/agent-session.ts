@@ -474,7 +474,7 @@ export class AgentSession {
    */
   private recordStartState(): void {
     const log = this.conversation.log;
-    if (log.isPersisted || log.entries().length > 0) return;
+    if (log.isPersisted || log.entryCount > 0) return;
     const model = this.conversation.model;
     if (model) log.append({ type: "model_change", provider: model.provider, modelId: model.id });
     const level = this.conversation.thinkingLevel;

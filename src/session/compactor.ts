@@ -70,7 +70,7 @@ export class Compactor {
   async prepareManual(customInstructions?: string): Promise<() => Promise<CompactionResult>> {
     const model = this.o.requireModel();
     const apiKey = await this.o.requireApiKey(model);
-    const path = this.conversation.log.branch();
+    const path = this.conversation.log.contextBranch();
     if (path.length > 0 && path[path.length - 1].type === "compaction") throw new PithError("invalid_request", "Already compacted");
     return () => this.summarizeAndApply(model, apiKey, path, customInstructions);
   }
@@ -134,7 +134,7 @@ export class Compactor {
     this.o.emit({ type: "auto_compaction_start", reason, action: "context-full" });
     const end = (fields: EndFields) => this.emitEnd(fields, willRetry);
     const model = this.conversation.model;
-    const path = this.conversation.log.branch();
+    const path = this.conversation.log.contextBranch();
     if (!model || (path.length > 0 && path[path.length - 1].type === "compaction")) {
       end({ skipped: true });
       return false;

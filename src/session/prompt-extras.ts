@@ -89,7 +89,8 @@ export class PromptExtras {
     const store = this.conversation.log;
     if (!this.ttsr || store === this.ttsrStore) return;
     this.ttsrStore = store;
-    this.ttsr.restoreInjected((this.ttsrMod as TtsrModule).injectedRuleNames(store.branch()));
+    const mod = this.ttsrMod as TtsrModule;
+    this.ttsr.restoreInjected(mod.injectedRuleNames(store.customEntries("custom_message", mod.TTSR_INJECTION_TYPE, true)));
   }
 
   /** The tool the next model call must call (the eager prelude forces `todo_write` once). */

@@ -253,7 +253,7 @@ export class SessionCheckpoints {
   }
 
   private records(): CheckpointRecord[] {
-    return this.o.conversation.log.entries().flatMap((e) => {
+    return this.o.conversation.log.customEntries("custom", CHECKPOINT_ENTRY_TYPE).flatMap((e) => {
       const r = recordOf(e);
       return r ? [r] : [];
     });

@@ -113,7 +113,7 @@ export class SessionPermissions {
   /** The open session file changed (or was loaded): its recorded "Allow always" rules are the session's. */
   reload(): void {
     const rules: string[] = [];
-    for (const entry of this.log().entries()) {
+    for (const entry of this.log().customEntries("custom", ALLOW_ALWAYS_ENTRY)) {
       if (entry.type !== "custom" || entry.customType !== ALLOW_ALWAYS_ENTRY) continue;
       const data = entry.data as { rules?: unknown } | undefined;
       if (!Array.isArray(data?.rules)) continue;

@@ -83,7 +83,7 @@ export function buildContextFromPath(path: readonly SessionEntry[]): SessionCont
   return ctx;
 }
 
-/** The context of `store`'s current leaf. */
-export function buildSessionContext(store: { branch(): SessionEntry[] }): SessionContext {
-  return buildContextFromPath(store.branch());
+/** The context of `store`'s current leaf (from the part of the branch it is built from). */
+export function buildSessionContext(store: { contextBranch(): SessionEntry[] }): SessionContext {
+  return buildContextFromPath(store.contextBranch());
 }

@@ -3,8 +3,9 @@
 import { PithError } from "../../shared/errors.js";
 import type { SessionEntry } from "./entry-types.js";
 import { userMessageEntries, type UserMessageRef } from "./branching.js";
+import type { TreeView } from "./tree-view.js";
 
-export class EntryTree {
+export class EntryTree implements TreeView {
   /** Problems met while loading (torn/corrupt lines, duplicate ids), one line each. */
   readonly warnings: string[];
   private readonly list: SessionEntry[] = [];
@@ -13,7 +14,13 @@ export class EntryTree {
   private leaf: string | null = null;
   private sessionName: string | undefined;
 
-  protected constructor(entries: readonly SessionEntry[], name: string | undefined, warnings: readonly string[] = []) {
+  constructor(
+    entries: readonly SessionEntry[],
+    name: string | undefined,
+    warnings: readonly string[] = [],
+    /** Damaged lines and entries left out on load. */
+    readonly skipped = 0,
+  ) {
     this.warnings = [...warnings];
     this.sessionName = name;
     for (const e of entries) {
@@ -35,8 +42,23 @@ export class EntryTree {
   entries(): readonly SessionEntry[] {
     return this.list;
   }
+  get entryCount(): number {
+    return this.list.length;
+  }
+  entriesAfter(id: string): SessionEntry[] | undefined {
+    const index = this.list.findIndex((e) => e.id === id);
+    return index === -1 ? undefined : this.list.slice(index + 1);
+  }
   getEntry(id: string): SessionEntry | undefined {
     return this.byId.get(id);
+  }
+  customEntries(type: "custom" | "custom_message", customType: string, onBranch = false): SessionEntry[] {
+    const from = onBranch ? this.branch() : this.list;
+    return from.filter((e) => e.type === type && e.customType === customType);
+  }
+  /** All of the branch: every part of it is held anyway. */
+  contextBranch(): SessionEntry[] {
+    return this.branch();
   }
   /** The current label of an entry, if any. */
   getLabel(id: string): string | undefined {
@@ -68,7 +90,7 @@ export class EntryTree {
   }
 
   /** Indexes one entry and makes it the leaf. */
-  protected add(e: SessionEntry): void {
+  add(e: SessionEntry): void {
     this.list.push(e);
     this.byId.set(e.id, e);
     this.leaf = e.id;
@@ -80,7 +102,7 @@ export class EntryTree {
     }
   }
 
-  protected has(id: string): boolean {
+  has(id: string): boolean {
     return this.byId.has(id);
   }
 

@@ -27,11 +27,10 @@ export class UnknownSinceError extends PithError {
 
 /** Entries strictly after `since` (all when absent), in file order. */
 export function selectEntries(log: SessionLog, since?: string): EntriesPage {
-  const all = log.entries();
-  if (since === undefined) return { entries: [...all], leafId: log.leafId };
-  const index = all.findIndex((e) => e.id === since);
-  if (index === -1) throw new UnknownSinceError(since);
-  return { entries: all.slice(index + 1), leafId: log.leafId };
+  if (since === undefined) return { entries: [...log.entries()], leafId: log.leafId };
+  const after = log.entriesAfter(since);
+  if (after === undefined) throw new UnknownSinceError(since);
+  return { entries: [...after], leafId: log.leafId };
 }
 
 function byTimestamp(a: SessionTreeNode, b: SessionTreeNode): number {

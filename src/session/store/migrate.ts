@@ -113,29 +113,44 @@ export function migrate(first: Rec, records: Rec[], label: string): MigrationRes
   const entries: SessionEntry[] = [];
   const dropped = new Map<string, string | null>();
   for (let i = 0; i < records.length; i++) {
-    const raw = records[i];
-    if (raw.timestamp === undefined) raw.timestamp = new Date(0).toISOString();
-    const r = migrateRecord(raw);
-    if (!isEntryShape(r)) {
-      warnings.push(`${label}: entry ${i + 1} has no valid type/id/parentId/timestamp, skipped`);
-      continue;
+    const checked = checkRecord(records[i], i, label);
+    if ("entry" in checked) entries.push(checked.entry);
+    else {
+      warnings.push(checked.warning);
+      if (checked.dropped) dropped.set(checked.dropped.id, checked.dropped.parentId);
     }
-    const problem = entryProblem(r);
-    if (problem) {
-      warnings.push(`${label}: entry ${i + 1} (${r.type as string} ${r.id as string}) holds ${problem}, skipped`);
-      dropped.set(r.id as string, r.parentId as string | null);
-      continue;
-    }
-    entries.push(r as unknown as SessionEntry);
   }
   if (dropped.size > 0) relink(entries, dropped);
   const skipped = records.length - entries.length;
   return { header: migrateHeader(first), entries, warnings, needsRewrite, skipped };
 }
 
-/** Points entries whose parent was dropped at the nearest ancestor that was kept. */
-function relink(entries: SessionEntry[], dropped: Map<string, string | null>): void {
-  const keptAncestor = (id: string | null): string | null => {
+/** The per-entry upgrade alone, for a record that already passed `checkRecord` once. */
+export function migrateLoaded(raw: Rec): Rec {
+  if (raw.timestamp === undefined) raw.timestamp = new Date(0).toISOString();
+  return migrateRecord(raw);
+}
+
+/** One parsed record as an entry, or why it is left out (`dropped`: its children are relinked). */
+export type CheckedRecord = { entry: SessionEntry } | { warning: string; dropped?: { id: string; parentId: string | null } };
+
+/** Migrate and check record number `i` (0-based, after the header); `raw` is mutated. */
+export function checkRecord(raw: Rec, i: number, label: string): CheckedRecord {
+  const r = migrateLoaded(raw);
+  if (!isEntryShape(r)) return { warning: `${label}: entry ${i + 1} has no valid type/id/parentId/timestamp, skipped` };
+  const problem = entryProblem(r);
+  if (problem) {
+    return {
+      warning: `${label}: entry ${i + 1} (${r.type as string} ${r.id as string}) holds ${problem}, skipped`,
+      dropped: { id: r.id as string, parentId: r.parentId as string | null },
+    };
+  }
+  return { entry: r as unknown as SessionEntry };
+}
+
+/** The nearest ancestor of `id` that was not dropped (null when none). */
+export function keptAncestorIn(dropped: ReadonlyMap<string, string | null>): (id: string | null) => string | null {
+  return (id) => {
     const seen = new Set<string>();
     while (id !== null && dropped.has(id) && !seen.has(id)) {
       seen.add(id);
@@ -143,5 +158,10 @@ function relink(entries: SessionEntry[], dropped: Map<string, string | null>): v
     }
     return id !== null && dropped.has(id) ? null : id;
   };
+}
+
+/** Points entries whose parent was dropped at the nearest ancestor that was kept. */
+function relink(entries: SessionEntry[], dropped: Map<string, string | null>): void {
+  const keptAncestor = keptAncestorIn(dropped);
   for (const e of entries) if (e.parentId !== null && dropped.has(e.parentId)) e.parentId = keptAncestor(e.parentId);
 }

@@ -12,6 +12,8 @@ export type FsyncMode = "always" | "never";
 export class SessionFileWriter {
   private fd: number | undefined;
   private failure: PithError | undefined;
+  /** Bytes in the file as this writer left it: where the next line lands. */
+  private bytes = 0;
 
   constructor(
     readonly filePath: string,
@@ -20,6 +22,10 @@ export class SessionFileWriter {
 
   get isOpen(): boolean {
     return this.fd !== undefined;
+  }
+  /** Byte offset at which the next appended line starts (valid while open). */
+  get size(): number {
+    return this.bytes;
   }
 
   /** Replace the file atomically with `lines` (tmp file + fsync + rename), then open for append. */
@@ -31,7 +37,7 @@ export class SessionFileWriter {
       const tmp = path.join(dir, `.${path.basename(this.filePath)}.${randomBytes(4).toString("hex")}.tmp`);
       const fd = fs.openSync(tmp, "w", 0o644);
       try {
-        writeFully(fd, lines.join(""));
+        this.bytes = writeFully(fd, lines.join(""));
         fs.fsyncSync(fd);
       } finally {
         fs.closeSync(fd);
@@ -50,7 +56,8 @@ export class SessionFileWriter {
       this.closeFd();
       if (fs.statSync(this.filePath).size > validLength) fs.truncateSync(this.filePath, validLength);
       this.fd = fs.openSync(this.filePath, "a");
-      if (needsNewline) writeFully(this.fd, "\n");
+      this.bytes = validLength;
+      if (needsNewline) this.bytes += writeFully(this.fd, "\n");
     });
   }
 
@@ -58,7 +65,7 @@ export class SessionFileWriter {
   append(line: string): void {
     this.guard(() => {
       if (this.fd === undefined) throw new Error("session file is not open");
-      writeFully(this.fd, line);
+      this.bytes += writeFully(this.fd, line);
       if (this.fsyncMode === "always") fs.fdatasyncSync(this.fd);
     });
   }
@@ -98,8 +105,10 @@ export class SessionFileWriter {
   }
 }
 
-function writeFully(fd: number, text: string): void {
+/** Writes all of `text`; returns its byte length. */
+function writeFully(fd: number, text: string): number {
   const buf = Buffer.from(text, "utf8");
   let off = 0;
   while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
+  return buf.length;
 }

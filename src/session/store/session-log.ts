@@ -23,14 +23,27 @@ export interface SessionLog {
   /** Where the next append attaches. */
   readonly leafId: string | null;
 
+  /** How many entries the file holds (all branches). */
+  readonly entryCount: number;
+
   // ── read ──
-  /** Every entry of every branch, in file order. */
+  /** Every entry of every branch, in file order (a large file is read from disk for it: prefer the narrower reads). */
   entries(): readonly SessionEntry[];
+  /** Entries strictly after the first entry with `id`, in file order; undefined when no entry has it. */
+  entriesAfter(id: string): readonly SessionEntry[] | undefined;
   getEntry(id: string): SessionEntry | undefined;
   getLabel(id: string): string | undefined;
   /** Root → leaf path (default: the current leaf). */
   branch(leafId?: string | null): SessionEntry[];
   userMessageEntries(): UserMessageRef[];
+  /**
+   * The part of the current branch its context is built from (from the latest compaction's first
+   * kept entry on, after the latest model and thinking-level sources before it): what
+   * `buildContextFromPath` and compaction need, without reading the whole branch.
+   */
+  contextBranch(): SessionEntry[];
+  /** `custom` / `custom_message` entries of one customType in file order (optionally only the current branch's). */
+  customEntries(type: "custom" | "custom_message", customType: string, onBranch?: boolean): SessionEntry[];
 
   // ── append ──
   append(entry: NewEntry): SessionEntry;

@@ -7,15 +7,16 @@ import { makeDirsSync } from "../../shared/make-dirs.js";
 import { entryId, snowflake } from "../../shared/ids.js";
 import type { AgentMessage } from "../../shared/types.js";
 import { PITH_SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entry-types.js";
-import { parseSessionBuffer } from "./jsonl-parse.js";
-import { isHeaderRecord, migrate } from "./migrate.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import { SessionFileWriter, type FsyncMode } from "./session-file-writer.js";
 import { sanitizeSessionName } from "./session-name.js";
 import { newSessionFileName } from "./layout.js";
 import { branchParts, cloneParts, type DerivedParts } from "./branching.js";
 import { EntryTree } from "./entry-tree.js";
+import { IndexedTree } from "./indexed-tree.js";
+import { loadSessionFile } from "./load-session-file.js";
 import type { SessionLog } from "./session-log.js";
+import type { UserMessageRef } from "./branching.js";
 
 export interface StoreWriteOptions {
   /** Default "never": one writeSync per line; "always" adds an fdatasync per line. */
@@ -40,6 +41,8 @@ export interface OpenSessionOptions extends StoreWriteOptions {
   cwd: string;
   /** No lock, appends throw: for export and inspection. */
   readOnly?: boolean;
+  /** false: parse the whole file instead of indexing it (tests compare the two). */
+  index?: boolean;
 }
 
 interface FileBacking {
@@ -61,26 +64,23 @@ interface StoreParts {
   cwd: string;
   filePath?: string;
   file?: FileBacking;
-  warnings?: string[];
-  /** Damaged lines and entries left out on load. */
-  skipped?: number;
+  /** An opened file's tree (else one is built from `entries`). */
+  tree?: EntryTree | IndexedTree;
 }
 
 /** A session opened on a JSONL file (or kept in memory): the tree plus its append-only file. */
-export class SessionStore extends EntryTree implements SessionLog {
+export class SessionStore implements SessionLog {
   /** Absolute path of the session file; undefined for in-memory sessions. */
   readonly path: string | undefined;
   /** Working directory the session runs in (not necessarily the header's cwd). */
   readonly cwd: string;
-  /** Damaged lines and entries left out on load (counted in `get_session_stats`). */
-  readonly skippedEntries: number;
+  private readonly tree: EntryTree | IndexedTree;
   private readonly hdr: SessionHeader;
   private readonly file: FileBacking | undefined;
   private closed = false;
 
   private constructor(parts: StoreParts) {
-    super(parts.entries, parts.header.name, parts.warnings);
-    this.skippedEntries = parts.skipped ?? 0;
+    this.tree = parts.tree ?? new EntryTree(parts.entries, parts.header.name);
     this.hdr = parts.header;
     this.cwd = parts.cwd;
     this.path = parts.filePath;
@@ -121,11 +121,7 @@ export class SessionStore extends EntryTree implements SessionLog {
    */
   static open(filePath: string, opts: OpenSessionOptions): SessionStore {
     const abs = path.resolve(opts.cwd, filePath);
-    const parsed = parseSessionBuffer(readSessionFile(abs), abs);
-    if (!isHeaderRecord(parsed.first)) {
-      throw new PithError("invalid_request", `Not a session file (first line is not a session header): ${abs}`);
-    }
-    const m = migrate(parsed.first, parsed.records, abs);
+    const m = loadSessionFile(abs, { index: opts.index });
     const lockPath = opts.readOnly ? undefined : acquireLock(abs);
     const file: FileBacking = {
       writer: new SessionFileWriter(abs, opts.fsync ?? "never"),
@@ -135,19 +131,17 @@ export class SessionStore extends EntryTree implements SessionLog {
       onDisk: true,
       lockPath,
       needsRewrite: m.needsRewrite,
-      validLength: parsed.appendOffset,
-      needsNewline: parsed.needsNewline,
+      validLength: m.validLength,
+      needsNewline: m.needsNewline,
     };
-    const warnings = [...parsed.warnings, ...m.warnings];
-    const skipped = parsed.skipped + m.skipped;
-    return new SessionStore({ header: m.header, entries: m.entries, cwd: opts.cwd, filePath: abs, file, warnings, skipped });
+    return new SessionStore({ header: m.header, entries: [], tree: m.tree, cwd: opts.cwd, filePath: abs, file });
   }
 
   /**
    * A store over given parts: a file-backed one when `filePath` is set (not yet on disk), else
    * in memory. Used by branch and clone; most callers want `create`/`open`/`inMemory`.
    */
-  static fromParts(parts: Omit<StoreParts, "file" | "warnings">, opts: StoreWriteOptions = {}): SessionStore {
+  static fromParts(parts: Omit<StoreParts, "file" | "tree">, opts: StoreWriteOptions = {}): SessionStore {
     const file: FileBacking | undefined = parts.filePath
       ? {
           writer: new SessionFileWriter(parts.filePath, opts.fsync ?? "never"),
@@ -176,6 +170,52 @@ export class SessionStore extends EntryTree implements SessionLog {
   /** Write options this store was created with, for stores derived from it. */
   get writeOptions(): StoreWriteOptions {
     return this.file ? { fsync: this.file.fsync, deferUntilAssistant: this.file.deferUntilAssistant } : {};
+  }
+
+  // ── the tree (held whole, or indexed for an opened file) ──
+  /** Problems met while loading (and reading an indexed file later), one line each. */
+  get warnings(): readonly string[] {
+    return this.tree.warnings;
+  }
+  /** Damaged lines and entries left out (counted in `get_session_stats`). */
+  get skippedEntries(): number {
+    return this.tree.skipped;
+  }
+  get name(): string | undefined {
+    return this.tree.name;
+  }
+  get leafId(): string | null {
+    return this.tree.leafId;
+  }
+  get entryCount(): number {
+    return this.tree.entryCount;
+  }
+  entries(): readonly SessionEntry[] {
+    return this.tree.entries();
+  }
+  entriesAfter(id: string): readonly SessionEntry[] | undefined {
+    return this.tree.entriesAfter(id);
+  }
+  getEntry(id: string): SessionEntry | undefined {
+    return this.tree.getEntry(id);
+  }
+  getLabel(id: string): string | undefined {
+    return this.tree.getLabel(id);
+  }
+  userMessageEntries(): UserMessageRef[] {
+    return this.tree.userMessageEntries();
+  }
+  branch(leafId?: string | null): SessionEntry[] {
+    return this.tree.branch(leafId);
+  }
+  contextBranch(): SessionEntry[] {
+    return this.tree.contextBranch();
+  }
+  customEntries(type: "custom" | "custom_message", customType: string, onBranch?: boolean): SessionEntry[] {
+    return this.tree.customEntries(type, customType, onBranch);
+  }
+  moveLeaf(id: string | null): void {
+    this.tree.moveLeaf(id);
   }
 
   /** Persist a message; role `custom` becomes a `custom_message` entry. */
@@ -234,25 +274,48 @@ export class SessionStore extends EntryTree implements SessionLog {
   append(partial: NewEntry): SessionEntry {
     if (this.closed) throw new PithError("internal", `Session store is closed: ${this.path ?? this.sessionId}`);
     if (this.file?.readOnly) throw new PithError("invalid_request", `Session was opened read-only: ${this.path}`);
-    if (partial.type === "label" && !this.has(partial.targetId)) throw new PithError("not_found", `Entry ${partial.targetId} not found`);
+    const tree = this.tree;
+    if (partial.type === "label" && !tree.getEntry(partial.targetId)) throw new PithError("not_found", `Entry ${partial.targetId} not found`);
     const { type, ...rest } = partial;
     const entry = {
       type,
-      id: entryId({ has: (id) => this.has(id) }),
-      parentId: this.leafId,
+      id: entryId({ has: (id) => tree.has(id) }),
+      parentId: tree.leafId,
       timestamp: new Date().toISOString(),
       ...rest,
     } as SessionEntry;
-    this.add(entry);
+    if (tree instanceof IndexedTree) {
+      this.appendIndexed(tree, this.file as FileBacking, entry);
+      return entry;
+    }
+    tree.add(entry);
     if (this.file) this.persist(this.file, entry);
     return entry;
+  }
+
+  /** An opened file: write the line, then index it at the offset it landed on. */
+  private appendIndexed(tree: IndexedTree, f: FileBacking, entry: SessionEntry): void {
+    const line = JSON.stringify(entry) + "\n";
+    let offset = -1;
+    try {
+      if (!f.writer.isOpen) f.writer.openExisting(f.validLength, f.needsNewline);
+      const at = f.writer.size;
+      f.writer.append(line);
+      offset = at;
+    } finally {
+      tree.add(entry, offset, Buffer.byteLength(line) - 1);
+    }
   }
 
   private derive(parts: DerivedParts): SessionStore {
     const { header, entries, filePath } = parts;
     const store = SessionStore.fromParts({ header, entries, cwd: this.cwd, filePath }, this.writeOptions);
-    if (parts.writeNow) store.ensureOnDisk();
-    return store;
+    if (!parts.writeNow) return store;
+    store.ensureOnDisk();
+    if (!(this.tree instanceof IndexedTree) || store.path === undefined) return store;
+    // copied from an indexed (large) file: hold the copy as an index too, not all of its entries
+    store.close();
+    return SessionStore.open(store.path, { cwd: this.cwd, ...this.writeOptions });
   }
 
   private persist(f: FileBacking, entry: SessionEntry): void {
@@ -306,21 +369,5 @@ function mkdirFor(filePath: string): void {
     makeDirsSync(path.dirname(filePath));
   } catch (err) {
     throw new PithError("io", `Cannot create the session directory for ${filePath}: ${errorMessage(err)}`, { cause: err });
-  }
-}
-
-function readSessionFile(abs: string): Buffer {
-  try {
-    // A FIFO or device would block (or never end) a synchronous read: only regular files load.
-    const st = fs.statSync(abs);
-    if (st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
-    if (!st.isFile()) throw new PithError("invalid_request", `Not a session file (not a regular file): ${abs}`);
-    return fs.readFileSync(abs);
-  } catch (err) {
-    if (err instanceof PithError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new PithError("not_found", `Session file not found: ${abs}`, { cause: err });
-    if (code === "EISDIR") throw new PithError("invalid_request", `Not a session file (a directory): ${abs}`, { cause: err });
-    throw new PithError("io", `Cannot read session file ${abs}: ${errorMessage(err)}`, { cause: err });
   }
 }
