@@ -103,7 +103,7 @@ class ToolBatch {
     const outcome = await this.execute(run, tool, view, state);
     state.finished = true;
     const skipped = this.steering !== undefined;
-    this.results.push(emitToolResult(this.state, run, skipped ? errorOutcome(SKIPPED_TEXT) : outcome, skipped, call.name));
+    this.results.push(emitToolResult(this.state, run, skipped ? errorOutcome(SKIPPED_TEXT) : outcome, skipped));
     this.pollSteering();
   }
 

@@ -40,8 +40,6 @@ export function emitToolResult(
   call: ToolCall,
   outcome: ToolCallOutcome,
   synthetic: boolean,
-  /** The name the model called, when it differs from the tool that ran (`call_tool`). */
-  calledName: string = call.name,
 ): ToolResultMessage {
   const { result, isError } = outcome;
   const isWarning = result.isWarning ?? false;
@@ -56,7 +54,7 @@ export function emitToolResult(
   const message: ToolResultMessage = {
     role: "toolResult",
     toolCallId: call.id,
-    toolName: calledName,
+    toolName: call.name,
     content: result.content,
     details: result.details,
     isError,

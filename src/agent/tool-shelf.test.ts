@@ -65,7 +65,7 @@ describe("resolveShelfCall", () => {
 });
 
 describe("a run with deferred tools", () => {
-  it("runs the tool behind call_tool as itself: events and the permission wrap see it, the stored result keeps the called name", async () => {
+  it("runs the tool behind call_tool as itself: events, the permission wrap and the stored result name it", async () => {
     const calc = deferred("calc", calcSchema);
     const wrapped: string[] = [];
     const { stream, calls } = scriptedStream([
@@ -88,7 +88,7 @@ describe("a run with deferred tools", () => {
     ]);
     const results = h.events.flatMap((e) => (e.type === "message_end" && e.message.role === "toolResult" ? [e.message as ToolResultMessage] : []));
     expect(results.map((r) => [r.toolCallId, r.toolName, r.isError])).toEqual([
-      ["A", SHELF_TOOL, false],
+      ["A", "calc", false],
       ["B", SHELF_TOOL, false],
     ]);
     // the provider saw call_tool, never calc's own definition, on every request

@@ -4,8 +4,10 @@
 // that tool's full description and parameters. The tool list therefore stays the same for the
 // whole session (the prompt-cache prefix holds) while every request carries a few hundred bytes
 // instead of each specialist tool's schema. The call is unwrapped before it runs: permission
-// rules, checkpoints and the host's tool events see the real tool and its arguments; the stored
-// toolResult keeps the name the model called, so the conversation replays exactly to every API.
+// rules, checkpoints, the host's tool events and the stored toolResult name the real tool (so
+// stats, todos and the export find a `task` or `todo_write` result as such); the assistant
+// message keeps the model's call_tool call, and a result is replayed to the provider under the
+// name of the call it answers (convert-messages.ts), so the conversation replays exactly.
 import type { ToolCall } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
 

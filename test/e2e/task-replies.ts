@@ -14,9 +14,13 @@ export function firstUserText(r: FakeRequest): string {
 export const forSub = (needle: string, reply: FakeReply): FakeReply => ({ ...reply, match: (r) => firstUserText(r).includes(needle) });
 export const forParent = (prompt: string, reply: FakeReply): FakeReply => ({ ...reply, match: (r) => firstUserText(r) === prompt });
 
-/** A `task` call of tool call id `id`; each task's description is `job <task id>`. */
+/**
+ * A `task` call of tool call id `id`; each task's description is `job <task id>`. Made as a model
+ * makes it by default: through call_tool (task is a deferred tool, issue 17).
+ */
 export function taskCall(id: string, agent: string, tasks: Array<[string, string]>, extra: Record<string, unknown> = {}): FakeReply {
-  return { toolCalls: [{ id, name: "task", arguments: { agent, ...extra, tasks: tasks.map(([tid, assignment]) => ({ id: tid, description: `job ${tid}`, assignment })) } }] };
+  const args = { agent, ...extra, tasks: tasks.map(([tid, assignment]) => ({ id: tid, description: `job ${tid}`, assignment })) };
+  return { toolCalls: [{ id, name: "call_tool", arguments: { name: "task", arguments: args } }] };
 }
 
 export const endOf = (frames: Frame[], id: string): Frame => frames.find((f) => f.type === "tool_execution_end" && f.toolCallId === id)!;

@@ -54,7 +54,8 @@ export function convertPrompt(model: Model, context: LlmContext, opts: ConvertOp
     if (msg.role === "toolResult") {
       if (!open || !open.names.has(msg.toolCallId) || open.answered.has(msg.toolCallId)) continue; // stray result
       open.answered.add(msg.toolCallId);
-      appendToolResults(prompt, [toolResultPart(model, msg, normId)]);
+      // named as the call it answers: a deferred tool's result answers the model's call_tool
+      appendToolResults(prompt, [toolResultPart(model, msg, normId, open.names.get(msg.toolCallId) ?? msg.toolName)]);
       continue;
     }
     closeOpen();
@@ -138,8 +139,8 @@ function assistantParts(model: Model, msg: AssistantMessage, codec: ReplayCodec,
   return parts;
 }
 
-function toolResultPart(model: Model, msg: ToolResultMessage, normId: (id: string) => string): ToolResultPart {
-  return { type: "tool-result", toolCallId: normId(msg.toolCallId), toolName: msg.toolName, output: toolOutput(model, msg.content, msg.isError) };
+function toolResultPart(model: Model, msg: ToolResultMessage, normId: (id: string) => string, toolName: string): ToolResultPart {
+  return { type: "tool-result", toolCallId: normId(msg.toolCallId), toolName, output: toolOutput(model, msg.content, msg.isError) };
 }
 
 function toolOutput(model: Model, content: UserContent[], isError: boolean): LanguageModelV3ToolResultOutput {

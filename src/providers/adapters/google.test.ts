@@ -48,6 +48,17 @@ describe("google message conversion", () => {
     ]);
   });
 
+  it("names a tool result as the call it answers (a deferred tool's result answers the model's call_tool)", () => {
+    const viaShelf: AssistantMessage = { ...prior, content: [{ type: "toolCall", id: "fc_9", name: "call_tool", arguments: { name: "calc", arguments: {} } }] };
+    const messages: LlmMessage[] = [
+      { role: "user", content: "go", timestamp: 0 },
+      viaShelf,
+      { role: "toolResult", toolCallId: "fc_9", toolName: "calc", content: [{ type: "text", text: "n = 1" }], isError: false, timestamp: 2 },
+    ];
+    const prompt = convertPrompt(model, { systemPrompt: "", messages, tools: [] }, { codec: googleCodec });
+    expect(prompt.at(-1)).toEqual({ role: "tool", content: [{ type: "tool-result", toolCallId: "fc_9", toolName: "call_tool", output: { type: "text", value: "n = 1" } }] });
+  });
+
   it("drops signatures for another model and skips errored assistant turns with their stray results", () => {
     const other = { ...prior, model: "gemini-2.0-flash" };
     const errored: AssistantMessage = { ...prior, stopReason: "error", content: [{ type: "toolCall", id: "x", name: "read", arguments: {} }] };
