@@ -65,6 +65,18 @@ describe("replayMessages", () => {
   });
 });
 
+describe("deferred tools (call_tool)", () => {
+  it("shows a call through call_tool as the tool it runs, live and on replay", () => {
+    const t = new UpdateTranslator("/w");
+    const toolCall = { type: "toolCall" as const, id: "c9", name: "call_tool", arguments: { name: "ls", arguments: { path: "src" } } };
+    const partial = assistant([toolCall]);
+    const [live] = t.translate({ type: "message_update", message: partial, assistantMessageEvent: { type: "toolcall_end", contentIndex: 0, toolCall, partial } });
+    expect(live).toMatchObject({ sessionUpdate: "tool_call", toolCallId: "c9", kind: toolKind("ls"), title: toolTitle("ls", { path: "src" }, "/w"), rawInput: { path: "src" } });
+    const replayed = replayMessages([assistant([toolCall], "toolUse")], "/w");
+    expect(replayed[0]).toMatchObject({ sessionUpdate: "tool_call", toolCallId: "c9", kind: toolKind("ls"), rawInput: { path: "src" } });
+  });
+});
+
 describe("tool mapping", () => {
   it("kinds and titles", () => {
     expect(["read", "edit", "bash", "grep", "mcp__x__y"].map(toolKind)).toEqual(["read", "edit", "execute", "search", "other"]);

@@ -3,7 +3,7 @@
 // file-writing tool found before it ran (so the update carries a diff with old and new text).
 import { readFileSync, statSync } from "node:fs";
 import type { AgentMessage, AgentSessionEvent, AssistantMessage, UserContent } from "../shared/types.js";
-import { FILE_WRITING_TOOLS, toolKind, toolLocations, toolPath, toolTitle } from "./tool-calls.js";
+import { FILE_WRITING_TOOLS, shownCall, toolKind, toolLocations, toolPath, toolTitle } from "./tool-calls.js";
 
 /** The `update` object of a `session/update` notification (the SDK's SessionUpdate, loosely typed here). */
 export type AcpUpdate = { sessionUpdate: string } & Record<string, unknown>;
@@ -102,7 +102,10 @@ export class UpdateTranslator {
         const e = event.assistantMessageEvent;
         if (e.type === "text_delta" && e.delta) return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.delta } }];
         if (e.type === "thinking_delta" && e.delta) return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.delta } }];
-        if (e.type === "toolcall_end") return this.announce(e.toolCall.id, e.toolCall.name, e.toolCall.arguments, "pending");
+        if (e.type === "toolcall_end") {
+          const shown = shownCall(e.toolCall.name, e.toolCall.arguments);
+          return this.announce(e.toolCall.id, shown.name, shown.args, "pending");
+        }
         return [];
       }
       case "message_end":
@@ -203,15 +206,16 @@ export function replayMessages(messages: readonly AgentMessage[], cwd: string): 
         if (b.type === "text" && b.text) out.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: b.text } });
         else if (b.type === "thinking" && b.thinking) out.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: b.thinking } });
         else if (b.type === "toolCall") {
-          names.set(b.id, b.name);
+          const shown = shownCall(b.name, b.arguments);
+          names.set(b.id, shown.name);
           out.push({
             sessionUpdate: "tool_call",
             toolCallId: b.id,
-            title: toolTitle(b.name, b.arguments, cwd),
-            kind: toolKind(b.name),
+            title: toolTitle(shown.name, shown.args, cwd),
+            kind: toolKind(shown.name),
             status: "pending",
-            locations: toolLocations(b.arguments, cwd),
-            rawInput: b.arguments,
+            locations: toolLocations(shown.args, cwd),
+            rawInput: shown.args,
           });
         }
       }

@@ -23,6 +23,16 @@ const KINDS: Record<string, AcpToolKind> = {
   web_search: "fetch",
 };
 
+/**
+ * The call as the editor should show it: a deferred tool reached through `call_tool` (issue 17)
+ * is shown as itself, with its own arguments, as pith's tool events report it.
+ */
+export function shownCall(name: string, args: Record<string, unknown>): { name: string; args: Record<string, unknown> } {
+  if (name !== "call_tool" || typeof args.name !== "string") return { name, args };
+  const inner = args.arguments;
+  return { name: args.name, args: inner !== null && typeof inner === "object" && !Array.isArray(inner) ? (inner as Record<string, unknown>) : {} };
+}
+
 /** The ACP kind of a tool; MCP and host tools are `other`. */
 export function toolKind(name: string): AcpToolKind {
   return KINDS[name] ?? "other";
