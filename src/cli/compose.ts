@@ -13,6 +13,7 @@ import {
   resolvePromptArg,
   resolveSessionArg,
   sessionDirFor,
+  type McpWiring,
   type SessionLog,
   type SessionSettings,
   type SessionStorage,
@@ -22,6 +23,7 @@ import { PithError, errorMessage } from "../shared/errors.js";
 import { noApiKeyMessage, noModelMessage } from "../providers/models/env-keys.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import {
+  agentMcpFilter,
   childEnvironment,
   createBuiltinTools,
   createNodeExecOps,
@@ -37,7 +39,7 @@ import {
 import { createSubagentFactory } from "./subagents.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
-import { setUpMcp } from "./mcp.js";
+import { borrowMcp, setUpMcp } from "./mcp.js";
 import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 import { applyPythonMode, referenceToolsOptions } from "./tool-settings.js";
@@ -135,6 +137,8 @@ interface BuildOptions {
   /** Subagent nesting depth (0 = a top-level session) and the agent definition a subagent runs. */
   depth?: number;
   agent?: AgentDefinition;
+  /** A subagent's parent's MCP servers: the subagent uses them instead of starting its own. */
+  parentMcp?: McpWiring;
 }
 
 async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> {
@@ -150,11 +154,14 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
   if (o.agent?.systemPrompt) appendPrompt.push(o.agent.systemPrompt);
-  const taskTool = taskToolFor(sh, o, () => session);
+  const taskTool = taskToolFor(sh, o, () => ({ session, mcp }));
   const boxed = await boxing;
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
-  // Servers connect in the background; the first prompt waits for those still starting.
-  const mcp = await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages });
+  // Servers connect in the background; the first prompt waits for those still starting. A
+  // subagent uses its parent's servers, limited to the MCP tools its agent definition names.
+  const mcp = o.parentMcp
+    ? borrowMcp(o.parentMcp, o.agent && agentMcpFilter(o.agent))
+    : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages });
   // engine §3.4.1: PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode.
   const variant = e.env.PI_EDIT_VARIANT;
   const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
@@ -187,6 +194,8 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
       const all = applyPythonMode([...builtin, ...reference, ...(taskTool ? [taskTool] : [])], settings);
       if (o.agent?.tools) {
         const known = new Set(all.map((t) => t.name));
+        const missing = o.agent.tools.filter((n) => !known.has(n) && !n.startsWith("mcp__"));
+        if (missing.length > 0) e.log(`pith: agent "${o.agent.name}" names tools this session does not have, left out: ${missing.join(", ")}`);
         return selectTools(all, { allow: o.agent.tools.filter((n) => known.has(n)) });
       }
       return selectTools(all, { allow: args.tools, none: args.noTools });
@@ -207,7 +216,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
 }
 
 /** The `task` tool of one session (undefined when `task.enabled` is off). */
-function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession): Tool | undefined {
+function taskToolFor(sh: Shared, o: BuildOptions, parent: () => { session: AgentSession; mcp: McpWiring }): Tool | undefined {
   const t = sh.settings.task;
   if (!t.enabled) return undefined;
   const factory = createSubagentFactory({
@@ -218,9 +227,9 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession): T
     storage: sh.storage,
     sessionDir: o.sessionDir,
     cwd: o.cwd,
-    parent,
+    parent: () => parent().session,
     resolveModel: (selector) => resolveSelector(sh.registry, selector),
-    build: (b) => buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent }),
+    build: (b) => buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, parentMcp: parent().mcp }),
   });
   return createTaskTool(factory);
 }

@@ -105,3 +105,22 @@ function timeoutsOf(settings: Settings): Partial<McpTimeouts> {
 function isEmptyMap(v: unknown): boolean {
   return typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }
+
+/**
+ * A subagent's view of its parent's MCP servers: the same running servers (a `task` call starts
+ * no server processes and waits for no startup of its own), their tools limited to what
+ * `allowTool` lets through (and what the parent itself may use). It sets no servers and ends none:
+ * the parent's session owns them.
+ */
+export function borrowMcp(parent: McpWiring, allowTool?: (name: string) => boolean): McpWiring {
+  const outer = parent.allowTool;
+  const allow = outer && allowTool ? (name: string) => outer(name) && allowTool(name) : (outer ?? allowTool);
+  return {
+    get manager() {
+      return parent.manager;
+    },
+    allowTool: allow,
+    setHostServers: () => Promise.reject(new PithError("unavailable", "A subagent uses its parent session's MCP servers")),
+    close: async () => undefined,
+  };
+}

@@ -58,6 +58,20 @@ describe("SessionMcp", () => {
     await expect(session.mcp.setHostServers({})).rejects.toThrow(PithError);
   });
 
+  it("a wiring's allowTool limits the MCP tools the session offers (a subagent's agent definition)", async () => {
+    const server = fakeServer();
+    server.release();
+    await server.manager.waitForStartup(new AbortController().signal);
+    const { stream } = scriptedStream([text("ok")]);
+    const allowed = testSession({ stream, mcp: { ...server.wiring, manager: server.manager, allowTool: (n) => n === "mcp__srv__look" } }).session;
+    const refused = testSession({ stream, mcp: { ...server.wiring, manager: server.manager, allowTool: () => false } }).session;
+    expect(allowed.mcp.tools().map((t) => t.name)).toEqual(["mcp__srv__look"]);
+    expect(refused.mcp.tools()).toEqual([]);
+    expect(refused.tools.active().map((t) => t.name)).not.toContain("mcp__srv__look");
+    await allowed.close();
+    await refused.close();
+  });
+
   it("without MCP wiring a session has no MCP servers and refuses set_mcp_servers", async () => {
     const { stream } = scriptedStream([text("ok")]);
     const { session } = testSession({ stream });

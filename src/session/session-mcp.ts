@@ -18,6 +18,8 @@ export interface McpWiring {
   setHostServers(servers: unknown): Promise<void>;
   /** Ends every server and flushes the MCP log. */
   close(): Promise<void>;
+  /** Which of the manager's tools this session offers (a subagent's agent definition); all when absent. */
+  readonly allowTool?: (name: string) => boolean;
 }
 
 export class SessionMcp {
@@ -27,7 +29,9 @@ export class SessionMcp {
 
   /** The MCP tools to offer the model now (`mcp__<server>__<tool>`). */
   tools(): Tool[] {
-    return this.wiring?.manager?.tools() ?? [];
+    const all = this.wiring?.manager?.tools() ?? [];
+    const allow = this.wiring?.allowTool;
+    return allow ? all.filter((t) => allow(t.name)) : all;
   }
 
   /** `get_mcp_servers`: every server with its source, status, error and tool names. */

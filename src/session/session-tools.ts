@@ -3,6 +3,7 @@
 import type { ExtensionRunner } from "../extensions/index.js";
 import { PithError } from "../shared/errors.js";
 import type { TodoPhase } from "../shared/types.js";
+import { namePatternMatcher } from "../tools/name-patterns.js";
 import type { Tool } from "../tools/types.js";
 import { normalizeTodoPhases, type TodoState } from "./todos/index.js";
 
@@ -27,10 +28,7 @@ export interface SessionToolsOptions {
 
 /** `tools.deferred` as a test: exact names, or `prefix*` for every name with that prefix. */
 export function deferredMatcher(patterns: readonly string[]): ((name: string) => boolean) | undefined {
-  if (patterns.length === 0) return undefined;
-  const exact = new Set(patterns.filter((p) => !p.endsWith("*")));
-  const prefixes = patterns.filter((p) => p.endsWith("*")).map((p) => p.slice(0, -1));
-  return (name) => exact.has(name) || prefixes.some((p) => name.startsWith(p));
+  return patterns.length === 0 ? undefined : namePatternMatcher(patterns);
 }
 
 export class SessionTools {

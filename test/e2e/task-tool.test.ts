@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { stdioFixture } from "../../src/mcp/test-support.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { offeredTools } from "../support/offered-tools.js";
 import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
@@ -142,6 +143,46 @@ describe("the task tool end to end", () => {
     expect(end.result.details.usage).toMatchObject({ input: 1050, output: 105 });
     const stats = (await p.request({ type: "get_session_stats" })).data;
     expect(stats.tokens).toMatchObject({ input: 1053, output: 107 });
+  }, 90_000);
+
+  it("subagents use the parent's MCP servers, limited to the MCP tools their agent names (Claude Code's tool names read as pith's)", async () => {
+    const p = await start({ mcpServers: { srv: stdioFixture("srv") } }, (cwd) => {
+      mkdirSync(path.join(cwd, ".claude", "agents"), { recursive: true });
+      writeFileSync(path.join(cwd, ".claude", "agents", "cc.md"), "---\nname: cc\ndescription: Claude Code agent\ntools: Read, Glob, mcp__srv__pid\n---\nYou look.\n");
+    });
+    const P = "mcp in subagents";
+    llm.enqueue(
+      forParent(P, { toolCalls: [{ id: "p1", name: "mcp__srv__pid", arguments: {} }] }),
+      forParent(P, taskCall("t1", "cc", [["a", "ASSIGN-CC"]])),
+      forSub("ASSIGN-CC", { toolCalls: [{ id: "s1", name: "mcp__srv__pid", arguments: {} }] }),
+      forSub("ASSIGN-CC", { text: "cc done" }),
+      forParent(P, taskCall("t2", "explore", [["b", "ASSIGN-EX"]])),
+      forSub("ASSIGN-EX", { text: "explore done" }),
+      forParent(P, taskCall("t3", "task", [["c", "ASSIGN-ALL"]])),
+      forSub("ASSIGN-ALL", { text: "all done" }),
+      forParent(P, { text: "ok" }),
+    );
+    const before = llm.requests.length;
+    const frames = await p.promptAndWait(P, {}, 60_000);
+    const reqs = llm.requests.slice(before);
+    const sub = (needle: string) => reqs.filter((r) => firstUserText(r) === needle);
+    const parentPid = resultText(endOf(frames, "p1"));
+    expect(parentPid).toMatch(/^\d+$/);
+    // cc: read and find (Read, Glob) and only the MCP tool it names
+    const cc = offeredTools(sub("ASSIGN-CC")[0]!.body).all;
+    expect(cc).toEqual(expect.arrayContaining(["read", "find", "mcp__srv__pid"]));
+    expect(cc.filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__srv__pid"]);
+    expect(cc).not.toContain("bash");
+    // its call reached the parent's server process: no second server was started
+    const ccResult = JSON.stringify(sub("ASSIGN-CC")[1]!.body.messages.at(-1));
+    expect(ccResult).toContain(parentPid);
+    // explore lists only read-only tools: no MCP tool; the default agent gets them all
+    expect(offeredTools(sub("ASSIGN-EX")[0]!.body).all.filter((n) => n.startsWith("mcp__"))).toEqual([]);
+    expect(offeredTools(sub("ASSIGN-ALL")[0]!.body).all).toEqual(expect.arrayContaining(["bash", "mcp__srv__pid", "mcp__srv__echo"]));
+    expect(resultText(endOf(frames, "t1"))).toContain("cc done");
+    // the parent's server is still there after the subagents closed their sessions
+    const servers = await p.request({ type: "get_mcp_servers" });
+    expect(servers.data.servers).toMatchObject([{ name: "srv", status: "connected" }]);
   }, 90_000);
 
   it("an agent definition with tools: read, grep cannot call bash", async () => {

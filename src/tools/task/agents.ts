@@ -3,6 +3,7 @@
 // from PITH_HOME/agents, <cwd>/.pith/agents and <cwd>/.claude/agents (later folders win by name).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { namePatternMatcher } from "../name-patterns.js";
 import type { AgentDefinition } from "./types.js";
 
 const READ_ONLY = ["read", "grep", "find", "ls"];
@@ -43,6 +44,36 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   },
 ];
 
+/**
+ * Claude Code's tool names as pith's, so a definition from `.claude/agents/` keeps its tools
+ * (`tools: Read, Grep, Glob` is read, grep, find). Names of tools pith does not have (WebFetch,
+ * WebSearch) stay as written and are left out when the subagent is built.
+ */
+export const CLAUDE_CODE_TOOLS: Readonly<Record<string, string>> = {
+  Read: "read",
+  Write: "write",
+  Edit: "edit",
+  MultiEdit: "edit",
+  Bash: "bash",
+  Grep: "grep",
+  Glob: "find",
+  LS: "ls",
+  TodoWrite: "todo_write",
+  Task: "task",
+  NotebookEdit: "notebook",
+};
+
+/**
+ * Which MCP tools (`mcp__<server>__<tool>`) an agent may use: every one when its definition lists
+ * no tools; else those it names, as Claude Code reads them: `mcp__<server>__<tool>`, `mcp__<server>`
+ * or `mcp__<server>__*` for all of a server's tools, or any `prefix*`.
+ */
+export function agentMcpFilter(def: Pick<AgentDefinition, "tools">): ((name: string) => boolean) | undefined {
+  if (!def.tools) return undefined;
+  const patterns = def.tools.filter((n) => n.startsWith("mcp__")).map((n) => (n.endsWith("*") || n.slice(5).includes("__") ? n : `${n}__*`));
+  return namePatternMatcher(patterns);
+}
+
 /** Splits `---\nfront matter\n---\nbody`; undefined when the text has no front matter. */
 export function parseAgentMarkdown(text: string, source: string): AgentDefinition | undefined {
   const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
@@ -64,7 +95,7 @@ export function parseAgentMarkdown(text: string, source: string): AgentDefinitio
   const name = fields.get("name") || path.basename(source).replace(/\.md$/i, "");
   const def: AgentDefinition = { name, description: fields.get("description") ?? "", systemPrompt: m[2]!.trim(), source };
   const tools = lists.get("tools") ?? splitList(fields.get("tools"));
-  if (tools && tools.length > 0) def.tools = tools;
+  if (tools && tools.length > 0) def.tools = [...new Set(tools.map((n) => (Object.hasOwn(CLAUDE_CODE_TOOLS, n) ? CLAUDE_CODE_TOOLS[n]! : n)))];
   const model = fields.get("model");
   if (model && model !== "inherit") def.model = model;
   return def;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentToolResult } from "../../shared/types.js";
-import { BUILTIN_AGENTS, loadAgents, parseAgentMarkdown } from "./agents.js";
+import { agentMcpFilter, BUILTIN_AGENTS, loadAgents, parseAgentMarkdown } from "./agents.js";
 import { boundAnswer, createTaskTool, emptyUsage } from "./task-tool.js";
 import type { Subagent, SubagentFactory } from "./types.js";
 
@@ -149,6 +149,22 @@ describe("agent definitions", () => {
     expect(d).toEqual({ name: "greper", description: "Greps", tools: ["read", "grep"], systemPrompt: "You grep.", source: "/x/greper.md" });
     expect(parseAgentMarkdown("---\ndescription: d\ntools:\n  - read\n  - ls\nmodel: fake/m\n---\n", "/a/b.md")).toMatchObject({ name: "b", tools: ["read", "ls"], model: "fake/m" });
     expect(parseAgentMarkdown("no front matter", "/x.md")).toBeUndefined();
+  });
+
+  it("reads Claude Code's tool names as pith's and keeps the rest as written", () => {
+    const d = parseAgentMarkdown("---\nname: cc\ntools: Read, Grep, Glob, LS, Edit, MultiEdit, Bash, WebFetch, mcp__gh__search, constructor\n---\n", "/p/.claude/agents/cc.md");
+    expect(d?.tools).toEqual(["read", "grep", "find", "ls", "edit", "bash", "WebFetch", "mcp__gh__search", "constructor"]);
+  });
+
+  it("an agent's MCP tools: all without a tools list, else only those it names", () => {
+    expect(agentMcpFilter({})).toBeUndefined();
+    const names = ["mcp__gh__search", "mcp__gh__push", "mcp__db__query", "mcp__db2__query", "mcp__web_x__get"];
+    const pick = (tools: string[]) => names.filter(agentMcpFilter({ tools })!);
+    expect(pick(["read", "grep"])).toEqual([]);
+    expect(pick(["read", "mcp__gh__search"])).toEqual(["mcp__gh__search"]);
+    expect(pick(["mcp__db"])).toEqual(["mcp__db__query"]);
+    expect(pick(["mcp__gh__*", "mcp__web_x"])).toEqual(["mcp__gh__search", "mcp__gh__push", "mcp__web_x__get"]);
+    expect(pick(["mcp__*"])).toEqual(names);
   });
 
   it("loads PITH_HOME/agents, .claude/agents and .pith/agents over the built-ins", () => {
