@@ -137,8 +137,16 @@ interface BuildOptions {
   /** Subagent nesting depth (0 = a top-level session) and the agent definition a subagent runs. */
   depth?: number;
   agent?: AgentDefinition;
-  /** A subagent's parent's MCP servers: the subagent uses them instead of starting its own. */
-  parentMcp?: McpWiring;
+  /**
+   * What a subagent inherits: its parent's MCP servers (used instead of starting its own) and the
+   * parent's own tools (a subagent gets none beyond them, whatever its agent lists).
+   */
+  parent?: Inherited;
+}
+
+interface Inherited {
+  mcp: McpWiring;
+  tools: readonly string[];
 }
 
 async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> {
@@ -154,13 +162,14 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
   if (o.agent?.systemPrompt) appendPrompt.push(o.agent.systemPrompt);
-  const taskTool = taskToolFor(sh, o, () => ({ session, mcp }));
+  let toolNames: readonly string[] = [];
+  const taskTool = taskToolFor(sh, o, () => ({ session, inherited: { mcp, tools: toolNames } }));
   const boxed = await boxing;
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting. A
   // subagent uses its parent's servers, limited to the MCP tools its agent definition names.
-  const mcp = o.parentMcp
-    ? borrowMcp(o.parentMcp, o.agent && agentMcpFilter(o.agent))
+  const mcp = o.parent
+    ? borrowMcp(o.parent.mcp, o.agent && agentMcpFilter(o.agent))
     : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages });
   // engine §3.4.1: PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode.
   const variant = e.env.PI_EDIT_VARIANT;
@@ -192,13 +201,9 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
       });
       const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: parts.fs });
       const all = applyPythonMode([...builtin, ...reference, ...(taskTool ? [taskTool] : [])], settings);
-      if (o.agent?.tools) {
-        const known = new Set(all.map((t) => t.name));
-        const missing = o.agent.tools.filter((n) => !known.has(n) && !n.startsWith("mcp__"));
-        if (missing.length > 0) e.log(`pith: agent "${o.agent.name}" names tools this session does not have, left out: ${missing.join(", ")}`);
-        return selectTools(all, { allow: o.agent.tools.filter((n) => known.has(n)) });
-      }
-      return selectTools(all, { allow: args.tools, none: args.noTools });
+      const chosen = chooseTools(all, args, o, e.log);
+      toolNames = chosen.map((t) => t.name);
+      return chosen;
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
     initialModel: o.model,
@@ -215,8 +220,27 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   return session;
 }
 
+/**
+ * The tools a session gets: those its agent definition lists (a subagent), else `--tools`; a
+ * subagent gets none its parent does not have.
+ */
+function chooseTools(all: Tool[], args: ParsedArgs, o: BuildOptions, log: (message: string) => void): Tool[] {
+  let chosen: Tool[];
+  if (o.agent?.tools) {
+    const known = new Set(all.map((t) => t.name));
+    const missing = o.agent.tools.filter((n) => !known.has(n) && !n.startsWith("mcp__"));
+    if (missing.length > 0) log(`pith: agent "${o.agent.name}" names tools this session does not have, left out: ${missing.join(", ")}`);
+    chosen = selectTools(all, { allow: o.agent.tools.filter((n) => known.has(n)) });
+  } else {
+    chosen = selectTools(all, { allow: args.tools, none: args.noTools });
+  }
+  if (!o.parent) return chosen;
+  const theirs = new Set(o.parent.tools);
+  return chosen.filter((t) => theirs.has(t.name));
+}
+
 /** The `task` tool of one session (undefined when `task.enabled` is off). */
-function taskToolFor(sh: Shared, o: BuildOptions, parent: () => { session: AgentSession; mcp: McpWiring }): Tool | undefined {
+function taskToolFor(sh: Shared, o: BuildOptions, parent: () => { session: AgentSession; inherited: Inherited }): Tool | undefined {
   const t = sh.settings.task;
   if (!t.enabled) return undefined;
   const factory = createSubagentFactory({
@@ -229,7 +253,7 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => { session: Agent
     cwd: o.cwd,
     parent: () => parent().session,
     resolveModel: (selector) => resolveSelector(sh.registry, selector),
-    build: (b) => buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, parentMcp: parent().mcp }),
+    build: (b) => buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, parent: parent().inherited }),
   });
   return createTaskTool(factory);
 }

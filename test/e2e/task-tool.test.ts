@@ -145,6 +145,29 @@ describe("the task tool end to end", () => {
     expect(stats.tokens).toMatchObject({ input: 1053, output: 107 });
   }, 90_000);
 
+  it("a subagent's subagent gets no tool its parent lacks", async () => {
+    const p = await start({}, (cwd) => {
+      mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });
+      writeFileSync(path.join(cwd, ".pith", "agents", "delegator.md"), "---\nname: delegator\ndescription: Reads and delegates\ntools: read, task\n---\nDelegate.\n");
+    });
+    const P = "delegate down";
+    llm.enqueue(
+      forParent(P, taskCall("d1", "delegator", [["outer", "ASSIGN-DEL"]])),
+      forSub("ASSIGN-DEL", taskCall("d2", "task", [["inner", "ASSIGN-DEEP"]])),
+      forSub("ASSIGN-DEEP", { text: "deep answer" }),
+      forSub("ASSIGN-DEL", { text: "delegated" }),
+      forParent(P, { text: "ok" }),
+    );
+    const before = llm.requests.length;
+    const frames = await p.promptAndWait(P, {}, 60_000);
+    const reqs = llm.requests.slice(before);
+    const tools = (needle: string) => offeredTools(reqs.find((r) => firstUserText(r) === needle)!.body).all;
+    expect(tools("ASSIGN-DEL").sort()).toEqual(["read", "task"]);
+    // the "task" agent has every tool, but below the delegator only what the delegator has
+    expect(tools("ASSIGN-DEEP").sort()).toEqual(["read", "task"]);
+    expect(resultText(endOf(frames, "d1"))).toContain("delegated");
+  }, 90_000);
+
   it("subagents use the parent's MCP servers, limited to the MCP tools their agent names (Claude Code's tool names read as pith's)", async () => {
     const p = await start({ mcpServers: { srv: stdioFixture("srv") } }, (cwd) => {
       mkdirSync(path.join(cwd, ".claude", "agents"), { recursive: true });
