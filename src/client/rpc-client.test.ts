@@ -300,6 +300,41 @@ describe("RpcClient: host tools and dialogs", () => {
     );
     expect((await received(c)).filter((f) => f.type === "extension_ui_response")).toHaveLength(3);
   });
+
+  it("session handles answer their own dialogs; closing a session aborts its open ones and drops its handler", async () => {
+    const c = await fake();
+    const asked: string[] = [];
+    c.onUiRequest(async (req) => {
+      asked.push(`client:${req.id}:${req.sessionId ?? "first"}`);
+      return { value: "client" };
+    });
+    let s1Aborted!: (reason: string) => void;
+    const s1Gone = new Promise<string>((r) => (s1Aborted = r));
+    c.session("s1").onUiRequest(async (req, { signal }) => {
+      asked.push(`s1:${req.id}`);
+      if (req.id === "u1") return { value: "s1" };
+      await new Promise((r) => signal.addEventListener("abort", r));
+      s1Aborted((signal.reason as Error).message);
+      return { value: "too late" };
+    });
+    const dialog = (id: string, sessionId?: string) => ({ type: "extension_ui_request", id, method: "select", title: "T", options: ["a"], sessionId });
+    emit(c, [dialog("u1", "s1"), dialog("u2"), dialog("u3", "s2"), dialog("u4", "s1")]);
+    let answers: any[] = [];
+    while (answers.length < 3) answers = (await received(c)).filter((f) => f.type === "extension_ui_response");
+    expect(answers).toEqual(
+      expect.arrayContaining([
+        { type: "extension_ui_response", id: "u1", value: "s1" },
+        { type: "extension_ui_response", id: "u2", value: "client" },
+        { type: "extension_ui_response", id: "u3", value: "client" },
+      ]),
+    );
+    await c.session("s1").close();
+    expect(await s1Gone).toBe("the session was closed");
+    emit(c, [dialog("u5", "s1")]); // its handler is gone: the client's answers
+    while (answers.length < 4) answers = (await received(c)).filter((f) => f.type === "extension_ui_response");
+    expect(answers.map((a) => a.id).sort()).toEqual(["u1", "u2", "u3", "u5"]); // never u4
+    expect(asked.sort()).toEqual(["client:u2:first", "client:u3:s2", "client:u5:s1", "s1:u1", "s1:u4"]);
+  });
 });
 
 describe("RpcClient: shutdown", () => {

@@ -38,9 +38,16 @@ export class RpcClient extends RpcCommands {
 
   // ── dialogs ───────────────────────────────────────────────────────────────
 
-  /** Installs (or removes) the handler that answers select/confirm/input/editor dialogs. */
+  /**
+   * Installs (or removes) the handler that answers select/confirm/input/editor dialogs: the
+   * first session's, and those of created sessions without their own (`SessionHandle.onUiRequest`).
+   */
   onUiRequest(handler: UiRequestHandler | undefined): void {
     this.ui.setHandler(handler);
+  }
+
+  override setUiHandler(handler: UiRequestHandler | undefined, sessionId?: string): void {
+    this.ui.setHandler(handler, sessionId);
   }
 
   /** Answers a dialog by hand (when no `onUiRequest` handler is installed). */
@@ -182,11 +189,15 @@ export class RpcClient extends RpcCommands {
     return this.runnerFor(sessionId).register(tools);
   }
 
-  /** Closes a session opened with createSession; its running host tool calls are aborted. */
+  /**
+   * Closes a session opened with createSession; its running host tool calls and open dialogs are
+   * aborted, and its dialog handler is dropped.
+   */
   override async closeSession(sessionId: string): ReturnType<RpcCommands["closeSession"]> {
     const res = await super.closeSession(sessionId);
     this.sessionTools.get(sessionId)?.abortAll();
     this.sessionTools.delete(sessionId);
+    this.ui.dropSession(sessionId);
     return res;
   }
 

@@ -4,13 +4,14 @@
 import type { CreateSessionParams, RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
 import type { AgentMessage, ImageContent } from "../shared/types.js";
 import { RpcClientError } from "./errors.js";
-import type { CommandParams, FrameHandler, FrameOf, HostTool, OutboundFrameType } from "./types.js";
+import type { CommandParams, FrameHandler, FrameOf, HostTool, OutboundFrameType, UiRequestHandler } from "./types.js";
 
 /** What a handle needs of the client. */
 export interface SessionHost {
   request<T extends RpcCommandType>(type: T, params: CommandParams<T>): Promise<RpcResponseData<T>>;
   on<T extends OutboundFrameType>(type: T, handler: FrameHandler<T>): () => void;
   registerHostTools(tools: HostTool<any>[], sessionId?: string): RpcHostToolDefinition[];
+  setUiHandler(handler: UiRequestHandler | undefined, sessionId?: string): void;
   closeSession(sessionId: string): Promise<RpcResponseData<"close_session">>;
 }
 
@@ -67,7 +68,15 @@ export class SessionHandle {
   setHostTools(tools: HostTool<any>[]): Promise<RpcResponseData<"set_host_tools">> {
     return this.request("set_host_tools", { tools: this.host.registerHostTools(tools, this.sessionId) });
   }
-  /** Closes this session (not the first one): its run stops, its file is flushed and unlocked. */
+  /**
+   * Installs (undefined: removes) the handler that answers this session's select/confirm/input/
+   * editor dialogs; a session without one has its dialogs answered by the client's `onUiRequest`.
+   * For the first session this is the client's `onUiRequest`.
+   */
+  onUiRequest(handler: UiRequestHandler | undefined): void {
+    this.host.setUiHandler(handler, this.sessionId);
+  }
+  /** Closes this session (not the first one): its run stops, its file is flushed and unlocked, its open dialogs are aborted. */
   close(): Promise<RpcResponseData<"close_session">> {
     if (this.sessionId === undefined) return Promise.reject(new RpcClientError("closed", "the first session closes with the process"));
     return this.host.closeSession(this.sessionId);

@@ -4,7 +4,7 @@ import { RpcConnection } from "./connection.js";
 import { treeFromEntries, type TreeEntry } from "./entry-tree.js";
 import { RpcError } from "./errors.js";
 import { SessionHandle } from "./session-handle.js";
-import type { HostTool } from "./types.js";
+import type { HostTool, UiRequestHandler } from "./types.js";
 
 type Data<T extends Parameters<RpcConnection["request"]>[0]> = RpcResponseData<T>;
 
@@ -25,6 +25,11 @@ export abstract class RpcSessionCommands extends RpcConnection {
    * answers its own host tool calls; SessionHandle.setHostTools uses this.
    */
   abstract registerHostTools(tools: HostTool<any>[], sessionId?: string): RpcHostToolDefinition[];
+  /**
+   * Installs (undefined: removes) the handler of session `sessionId`'s dialogs (undefined: the
+   * first session's, i.e. the client's `onUiRequest`); SessionHandle.onUiRequest uses this.
+   */
+  abstract setUiHandler(handler: UiRequestHandler | undefined, sessionId?: string): void;
 
   /** One page of session files, newest first (`nextCursor` when there are more). */
   listSessions(opts: ListSessionsOptions = {}): Promise<Data<"list_sessions">> {

@@ -67,8 +67,8 @@ export type HostTool<A extends Record<string, unknown> = Record<string, any>> = 
   execute(args: A, ctx: HostToolContext): Promise<AgentToolResult>;
 };
 
-/** The dialogs that expect an answer. */
-export type UiDialogRequest = Extract<ExtensionUiRequest, { method: "select" | "confirm" | "input" | "editor" }>;
+/** The dialogs that expect an answer; `sessionId` names the created session that asks (absent: the first). */
+export type UiDialogRequest = Extract<ExtensionUiRequest, { method: "select" | "confirm" | "input" | "editor" }> & { sessionId?: string };
 
 /** The answer fields of an `extension_ui_response`. */
 export type UiAnswer = { value: string } | { confirmed: boolean } | { cancelled: true; timedOut?: boolean };

@@ -15,10 +15,12 @@ afterEach(async () => {
 });
 const temp = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
 
-async function startPith(replies: object[], extraArgs: string[] = []): Promise<RpcClient> {
+/** pith on the scripted provider; `settings` is written as the global settings.json. */
+async function startPith(replies: object[], extraArgs: string[] = [], settings?: object): Promise<RpcClient> {
   const cwd = temp("pith-client-cwd-");
   const home = temp("pith-client-home-");
   writeFileSync(path.join(cwd, "script.json"), JSON.stringify({ replies }));
+  if (settings) writeFileSync(path.join(home, "settings.json"), JSON.stringify(settings));
   const client = new RpcClient({ cliPath: CLI, cwd, env: { PATH: process.env.PATH, HOME: home, PITH_HOME: home }, args: ["--provider", "scripted", "--model", "script.json", ...extraArgs] });
   open.push(client);
   await client.start();
@@ -84,6 +86,51 @@ describe("RpcClient session methods", () => {
     await client.session(undefined).setHostTools([answer("the first handle")]);
     expect(resultsOf(await client.promptAndWait("who?", { timeoutMs: 30_000 }))).toEqual([["answered by the first handle", false]]);
     await second.close();
+  });
+
+  it("each session handle answers its own dialogs (permission asks); the first session's and handler-less sessions' go to the client's handler", async () => {
+    // permission mode ask: every bash call is a select dialog written by the session that runs it
+    const call = { toolCalls: [{ name: "bash", arguments: { command: "echo ran" } }] };
+    const client = await startPith([call, { text: "done" }, call, { text: "done" }], [], { permissions: { mode: "ask" } });
+    const asked: string[] = [];
+    // the first session's handle installs the client's handler
+    client.session(undefined).onUiRequest(async (req) => {
+      asked.push(`client:${req.sessionId ?? "first"}`);
+      return { value: "Deny" };
+    });
+    const second = await client.newSessionHandle();
+    const third = await client.newSessionHandle();
+    second.onUiRequest(async (req) => {
+      asked.push(`second:${req.sessionId}:${(req as any).permission?.toolName}`);
+      return { value: "Allow once" };
+    });
+    const resultsOf = (messages: any[]) => messages.filter((m) => m.role === "toolResult").map((m) => [textOf(m).trim(), m.isError]);
+    expect(resultsOf(await second.promptAndWait("run it", { timeoutMs: 30_000 }))).toEqual([["ran", false]]);
+    const [denied] = resultsOf(await client.promptAndWait("run it", { timeoutMs: 30_000 }));
+    expect(denied[0]).toMatch(/^Permission denied: bash did not run/);
+    expect(resultsOf(await third.promptAndWait("run it", { timeoutMs: 30_000 }))[0][0]).toMatch(/^Permission denied/);
+    expect(asked).toEqual([`second:${second.sessionId}:bash`, "client:first", `client:${third.sessionId}`]);
+  });
+
+  it("a dialog timeout aborts the signal of the handler that opened the dialog, and no other", async () => {
+    const call = { toolCalls: [{ name: "bash", arguments: { command: "echo ran" } }] };
+    const client = await startPith([call, { text: "done" }, call, { text: "done" }], [], { permissions: { mode: "ask", timeoutMs: 300 } });
+    const events: string[] = [];
+    /** Never answers: waits for pith's cancel (the dialog timeout) to abort the signal. */
+    const waitForCancel = (who: string) => async (req: { sessionId?: string }, ctx: { signal: AbortSignal }) => {
+      events.push(`${who} asked (${req.sessionId ?? "first"})`);
+      await new Promise((r) => ctx.signal.addEventListener("abort", r));
+      events.push(`${who} aborted: ${(ctx.signal.reason as Error).message}`);
+      return { value: "Allow once" };
+    };
+    client.onUiRequest(waitForCancel("client"));
+    const second = await client.newSessionHandle();
+    second.onUiRequest(waitForCancel("second"));
+    const denied = async (messages: Promise<any[]>) => (await messages).filter((m) => m.role === "toolResult").map((m) => m.isError);
+    expect(await denied(second.promptAndWait("run it", { timeoutMs: 30_000 }))).toEqual([true]);
+    expect(events).toEqual([`second asked (${second.sessionId})`, "second aborted: dialog cancelled by the agent"]);
+    expect(await denied(client.promptAndWait("run it", { timeoutMs: 30_000 }))).toEqual([true]);
+    expect(events.slice(2)).toEqual(["client asked (first)", "client aborted: dialog cancelled by the agent"]);
   });
 
   it("subagent frames and getSubagentMessages (oh-my-pi)", async () => {

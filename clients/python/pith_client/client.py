@@ -278,7 +278,8 @@ class PithClient(SessionsMixin, CommandsMixin):
     # ── helpers ─────────────────────────────────────────────────────────────
 
     def on_ui_request(self, handler: Optional[UiHandler]) -> None:
-        """Installs the coroutine that answers select/confirm/input/editor dialogs."""
+        """Installs the coroutine that answers select/confirm/input/editor dialogs: the first
+        session's, and those of created sessions without their own (``SessionHandle.on_ui_request``)."""
         self._ui.set_handler(handler)
 
     def respond_to_ui(self, request_id: str, answer: Dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, List, Optional
 from .deep_json import build_tree
 from .errors import RpcError
 from .host_tools import HostTool
+from .ui import UiHandler
 
 
 class SessionsMixin:
@@ -64,11 +65,13 @@ class SessionsMixin:
         )
 
     async def close_session(self, session_id: str) -> None:
-        """Closes a session opened with create_session; its running host tool calls are cancelled."""
+        """Closes a session opened with create_session; its running host tool calls and open
+        dialogs are cancelled, and its dialog handler is dropped."""
         await self.request("close_session", sessionId=session_id)
         runner = self._session_host_tools.pop(session_id, None)  # type: ignore[attr-defined]
         if runner is not None:
             runner.abort_all()
+        self._ui.drop_session(session_id)  # type: ignore[attr-defined]
 
     async def get_open_sessions(self) -> Dict[str, Any]:
         return await self.request("get_open_sessions")
@@ -151,7 +154,14 @@ class SessionHandle:
         definitions = self.client._host_tools_of(self.session_id).register(tools)
         return await self.request("set_host_tools", tools=definitions)
 
+    def on_ui_request(self, handler: Optional[UiHandler]) -> None:
+        """Installs (``None``: removes) the coroutine that answers this session's select/confirm/
+        input/editor dialogs; a session without one has its dialogs answered by the client's
+        ``on_ui_request``. For the first session this is the client's ``on_ui_request``."""
+        self.client._ui.set_handler(handler, self.session_id)
+
     async def close(self) -> None:
+        """Closes this session (not the first one); its open dialogs are cancelled."""
         if self.session_id is None:
             raise ValueError("the first session closes with the process")
         return await self.client.close_session(self.session_id)

@@ -18,10 +18,12 @@ sys.path.insert(0, os.path.dirname(HERE))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 CLI = os.path.join(ROOT, "dist", "cli.js")
 ASK_USER = os.path.join(ROOT, "examples", "extensions", "ask-user.ts")
+FAKE_AGENT = os.path.join(ROOT, "test", "support", "fake-agent.mjs")  # answers any command, writes frames on request
 SCHEMA = os.path.join(ROOT, "schema", "rpc.schema.json")
 NODE = os.environ.get("NODE") or shutil.which("node") or "node"
 
 from pith_client import HostTool, LineSplitter, PithClient, PithClientError, RpcError, build_tree, encode_frame, parse_frame, walk_tree  # noqa: E402
+from pith_client.ui import UiResponder  # noqa: E402
 
 ECHO_PARAMS = {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}
 
@@ -422,6 +424,111 @@ class SessionCommandsTest(PithTestCase):
         self.assertIn("Unknown checkpoint", str(caught.exception))
 
 
+class DialogRoutingTest(unittest.IsolatedAsyncioTestCase):
+    """Which handler answers a dialog, and which one a cancel or a closed session cancels (no process)."""
+
+    def dialog(self, req_id, session_id=None):
+        frame = {"type": "extension_ui_request", "id": req_id, "method": "confirm", "title": "T", "message": "M"}
+        if session_id is not None:
+            frame["sessionId"] = session_id
+        return frame
+
+    def named(self, name, seen):
+        async def handler(request):
+            seen.append("%s:%s" % (name, request.get("sessionId", "first")))
+            return {"value": name}
+
+        return handler
+
+    def hanging(self, cancelled):
+        """Never answers; records the ids of the dialogs whose task was cancelled."""
+
+        async def handler(request):
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancelled.append(request["id"])
+                raise
+
+        return handler
+
+    async def settle(self):
+        """Lets the handler tasks take their next steps (start, answer, or see their cancellation)."""
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    async def test_routes_by_session_with_the_client_handler_as_fallback(self):
+        sent, seen = [], []
+        ui = UiResponder(sent.append)
+        ui.set_handler(self.named("client", seen))
+        ui.set_handler(self.named("s1", seen), "s1")
+        ui.handle_request(self.dialog("u1", "s1"))
+        ui.handle_request(self.dialog("u2"))
+        ui.handle_request(self.dialog("u3", "s2"))
+        await self.settle()
+        ui.set_handler(None, "s1")  # removed: s1 falls back to the client's handler
+        ui.handle_request(self.dialog("u4", "s1"))
+        await self.settle()
+        self.assertEqual(seen, ["s1:s1", "client:first", "client:s2", "client:s1"])
+        self.assertEqual([(f["id"], f["value"]) for f in sent], [("u1", "s1"), ("u2", "client"), ("u3", "client"), ("u4", "client")])
+
+    async def test_cancel_reaches_the_handler_that_opened_the_dialog(self):
+        sent, client_cancelled, s1_cancelled = [], [], []
+        ui = UiResponder(sent.append)
+        ui.set_handler(self.hanging(client_cancelled))
+        ui.set_handler(self.hanging(s1_cancelled), "s1")
+        ui.handle_request(self.dialog("u1", "s1"))
+        ui.handle_request(self.dialog("u2", "s2"))  # s2 has no handler: the client's answers it
+        await self.settle()
+        ui.handle_request({"type": "extension_ui_request", "id": "c1", "method": "cancel", "targetId": "u1", "sessionId": "s1"})
+        ui.handle_request({"type": "extension_ui_request", "id": "c2", "method": "cancel", "targetId": "u2", "sessionId": "s2"})
+        await self.settle()
+        self.assertEqual((s1_cancelled, client_cancelled, sent), (["u1"], ["u2"], []))
+
+    async def test_drop_session_cancels_only_that_sessions_dialogs_and_its_handler(self):
+        sent, client_cancelled, s1_cancelled = [], [], []
+        ui = UiResponder(sent.append)
+        ui.set_handler(self.hanging(client_cancelled))
+        ui.set_handler(self.hanging(s1_cancelled), "s1")
+        for req_id, session_id in (("u1", "s1"), ("u2", "s2"), ("u3", None)):
+            ui.handle_request(self.dialog(req_id, session_id))
+        await self.settle()
+        ui.drop_session("s1")
+        await self.settle()
+        self.assertEqual((s1_cancelled, client_cancelled), (["u1"], []))
+        ui.handle_request(self.dialog("u4", "s1"))  # the handler is gone: the client's takes it
+        await self.settle()
+        ui.drop_session("s2")
+        await self.settle()
+        self.assertEqual(client_cancelled, ["u2"])
+        ui.abort_all()
+        await self.settle()
+        self.assertEqual(sorted(client_cancelled), ["u2", "u3", "u4"])
+        self.assertEqual(sent, [])
+
+    async def test_closing_a_session_through_the_client_cancels_its_dialogs(self):
+        # the fake agent acknowledges close_session without cancelling anything itself, so only the
+        # client can cancel the open dialog
+        client = await PithClient.start(cmd=NODE, args=[FAKE_AGENT])
+        self.addAsyncCleanup(client.close)
+        cancelled, seen = [], []
+        client.on_ui_request(self.named("client", seen))
+        client.session("s1").on_ui_request(self.hanging(cancelled))
+        opened = asyncio.ensure_future(client.wait_for_event("extension_ui_request", timeout=10))
+        client.send({"type": "__emit", "frames": [self.dialog("u1", "s1")]})
+        await opened
+        await self.settle()
+        await client.session("s1").close()
+        await self.settle()
+        self.assertEqual(cancelled, ["u1"])
+        # its handler is gone: a later dialog stamped s1 goes to the client's
+        answered = asyncio.ensure_future(client.wait_for_event("extension_ui_request", lambda f: f["id"] == "u2", timeout=10))
+        client.send({"type": "__emit", "frames": [self.dialog("u2", "s1")]})
+        await answered
+        await self.settle()
+        self.assertEqual(seen, ["client:s1"])
+
+
 class HostSessionsTest(PithTestCase):
     async def test_list_entries_tree_open_delete(self):
         client = await self.start([{"text": "Stored."}])
@@ -490,6 +597,65 @@ class HostSessionsTest(PithTestCase):
         await client.session(None).set_host_tools([answer("the first handle")])
         self.assertEqual(results(await client.prompt_and_wait("who?", timeout=30)), [("answered by the first handle", False)])
         await second.close()
+
+    async def test_each_session_handle_answers_its_own_dialogs(self):
+        # permission mode ask: every bash call is a select dialog written by the session that runs it
+        call = {"toolCalls": [{"name": "bash", "arguments": {"command": "echo ran"}}]}
+        client = await self.start([call, {"text": "done"}] * 2, settings={"permissions": {"mode": "ask"}})
+        asked = []
+
+        async def deny(request):
+            asked.append("client:" + request.get("sessionId", "first"))
+            return {"value": "Deny"}
+
+        async def allow(request):
+            asked.append("second:%s:%s" % (request["sessionId"], request["permission"]["toolName"]))
+            return {"value": "Allow once"}
+
+        client.session(None).on_ui_request(deny)  # the first session's handle installs the client's handler
+        second = await client.new_session_handle()
+        third = await client.new_session_handle()
+        second.on_ui_request(allow)
+
+        def results(messages):
+            return [(text_of(m).strip(), m["isError"]) for m in by_role(messages, "toolResult")]
+
+        self.assertEqual(results(await second.prompt_and_wait("run it", timeout=30)), [("ran", False)])
+        (text, _), = results(await client.prompt_and_wait("run it", timeout=30))
+        self.assertTrue(text.startswith("Permission denied: bash did not run"), text)
+        (text, _), = results(await third.prompt_and_wait("run it", timeout=30))
+        self.assertTrue(text.startswith("Permission denied"), text)
+        self.assertEqual(asked, ["second:%s:bash" % second.session_id, "client:first", "client:" + third.session_id])
+
+    async def test_dialog_timeout_cancels_the_handler_that_opened_it(self):
+        call = {"toolCalls": [{"name": "bash", "arguments": {"command": "echo ran"}}]}
+        client = await self.start([call, {"text": "done"}] * 2, settings={"permissions": {"mode": "ask", "timeoutMs": 300}})
+        events = []
+
+        def wait_for_cancel(who):
+            """Never answers: waits for pith's cancel (the dialog timeout) to cancel the task."""
+
+            async def handler(request):
+                events.append("%s asked (%s)" % (who, request.get("sessionId", "first")))
+                try:
+                    await asyncio.Event().wait()
+                except asyncio.CancelledError:
+                    events.append(who + " cancelled")
+                    raise
+
+            return handler
+
+        client.on_ui_request(wait_for_cancel("client"))
+        second = await client.new_session_handle()
+        second.on_ui_request(wait_for_cancel("second"))
+
+        def denied(messages):
+            return [m["isError"] for m in by_role(messages, "toolResult")]
+
+        self.assertEqual(denied(await second.prompt_and_wait("run it", timeout=30)), [True])
+        self.assertEqual(events, ["second asked (%s)" % second.session_id, "second cancelled"])
+        self.assertEqual(denied(await client.prompt_and_wait("run it", timeout=30)), [True])
+        self.assertEqual(events[2:], ["client asked (first)", "client cancelled"])
 
     def write_linear_session(self, turns, label_every=0):
         """A session file of ``turns`` user/assistant pairs in one chain (and a label entry every
