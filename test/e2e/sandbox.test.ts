@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/policy/index.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { CLI, Pith, tempDir, trackPiths, useFakeLlm, fakeModelsJson, type Frame } from "./harness.js";
+import { endOf, firstUserText, forParent, forSub, resultText, taskCall } from "./task-replies.js";
 import { spawnSync } from "node:child_process";
 
 const llm = useFakeLlm();
@@ -133,6 +134,41 @@ describe.skipIf(!probe.ok)("sandbox: workspace-write", () => {
     expect(existsSync(path.join(outside, "new.txt"))).toBe(false);
     expect(r.get("ok")!.isError).toBe(false);
     expect(readFileSync(path.join(cwd, "inside.txt"), "utf8")).toBe("changed\n");
+    expect(await p.close()).toBe(0);
+  });
+
+  it("a subagent's bash and write run in the parent's sandbox", async () => {
+    const parent = tempDir("pith-sbx-parent-");
+    const cwd = path.join(parent, "work");
+    mkdirSync(cwd);
+    // the fake Anthropic API keeps the system prompt apart, so each request's first message is the prompt or the assignment
+    const p = await Pith.start({ cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-anthropic", "--model", "fake-claude", "--sandbox", "workspace-write"] });
+    open.push(p);
+    const P = "delegate in the sandbox";
+    llm.enqueue(
+      forParent(P, taskCall("t1", "task", [["s", "ASSIGN-SBX"]])),
+      forSub("ASSIGN-SBX", {
+        toolCalls: [
+          { id: "up", name: "bash", arguments: { command: "echo escaped > ../x" } },
+          { id: "etc", name: "bash", arguments: { command: "touch /etc/pith-sandbox-sub" } },
+          { id: "dots", name: "write", arguments: { path: "../y.txt", content: "pwned" } },
+          { id: "in", name: "bash", arguments: { command: "echo inside > inside.txt" } },
+        ],
+      }),
+      forSub("ASSIGN-SBX", { text: "sandboxed" }),
+      forParent(P, { text: "ok" }),
+    );
+    const before = llm.requests.length;
+    const frames = await p.promptAndWait(P, {}, 60_000);
+    // the subagent's second request carries its tool results
+    const results = JSON.stringify(llm.requests.slice(before).filter((r) => firstUserText(r) === "ASSIGN-SBX")[1]!.body);
+    expect(results).toContain("Read-only file system");
+    expect(results).toContain("allows writing only inside");
+    expect(existsSync(path.join(parent, "x"))).toBe(false);
+    expect(existsSync(path.join(parent, "y.txt"))).toBe(false);
+    expect(existsSync("/etc/pith-sandbox-sub")).toBe(false);
+    expect(readFileSync(path.join(cwd, "inside.txt"), "utf8")).toBe("inside\n");
+    expect(resultText(endOf(frames, "t1"))).toContain("sandboxed");
     expect(await p.close()).toBe(0);
   });
 
