@@ -1,7 +1,7 @@
 // The `task` tool end to end against the scripted SSE server: subagents run concurrently as full
 // sessions in the pith process, each routed its replies by its assignment text (FakeReply.match).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { stdioFixture } from "../../src/mcp/test-support.js";
@@ -312,6 +312,32 @@ describe("the task tool end to end", () => {
     // The process still answers and nothing left is waiting on the fake server.
     llm.enqueue({ text: "after abort" });
     const frames = await p.promptAndWait("still alive?", {}, 30_000);
+    expect(frames.some((f) => f.type === "agent_end")).toBe(true);
+  }, 90_000);
+
+  it("close_session of a created session ends its running subagents and releases their files", async () => {
+    const p = await start();
+    const created = (await p.request({ type: "create_session" })).data;
+    const S = created.sessionId as string;
+    const P = "delegate then close";
+    llm.enqueue(forParent(P, taskCall("tc", "explore", [["h", "ASSIGN-HANG-CLOSE"]])), forSub("ASSIGN-HANG-CLOSE", { hang: true }));
+    const before = llm.requests.length;
+    const from = p.frames.length;
+    expect((await p.request({ type: "prompt", message: P, sessionId: S })).success).toBe(true);
+    await llm.waitForRequests(before + 2, 30_000);
+    expect(existsSync(`${created.sessionFile}.lock`)).toBe(true); // held while the session runs
+    const closed = await p.request({ type: "close_session", sessionId: S });
+    expect(closed).toMatchObject({ success: true, sessionId: S });
+    const mine = p.frames.slice(from).filter((f) => f.sessionId === S);
+    const end = endOf(mine, "tc");
+    expect(resultText(end)).toMatch(/## Task h: job h\n\[aborted\]/);
+    expect(mine.findIndex((f) => f.type === "agent_end")).toBeLessThan(mine.findIndex((f) => f.type === "response" && f.command === "close_session"));
+    // the subagent's file was written (its aborted turn) and linked; no lock is left on it nor on the session's
+    const sub = sessionHeaders(p.pithHome).find((h) => h.header.parentSession === created.sessionFile)!;
+    expect([created.sessionFile, sub.file].filter((f) => existsSync(`${f}.lock`))).toEqual([]);
+    expect((await p.request({ type: "get_open_sessions" })).data.sessions.map((x: Frame) => x.isDefault)).toEqual([true]);
+    llm.enqueue({ text: "first session still answers" });
+    const frames = await p.promptAndWait("still there?", {}, 30_000);
     expect(frames.some((f) => f.type === "agent_end")).toBe(true);
   }, 90_000);
 
