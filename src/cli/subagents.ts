@@ -41,7 +41,9 @@ export function createSubagentFactory(c: SubagentContext): SubagentFactory {
         file.close();
         throw err;
       }
-      // The subagent's approval dialogs reach the host through the parent's, naming the subagent.
+      // The subagent judges by the parent's permission mode and rules (live), and its approval
+      // dialogs reach the host through the parent's, naming the subagent.
+      session.permissions.follow(parent.permissions);
       session.permissions.setAsker({
         ask: (request, signal) => {
           const dialogs = parent.permissions.dialogs;

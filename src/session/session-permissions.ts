@@ -43,6 +43,8 @@ export class SessionPermissions {
   private current: PermissionSettings;
   private sessionAllow: string[] = [];
   private asker: PermissionAsker | undefined;
+  /** A subagent's: the session whose mode and rules it judges by (see `follow`). */
+  private parent: SessionPermissions | undefined;
 
   constructor(
     settings: PermissionSettings | undefined,
@@ -53,27 +55,45 @@ export class SessionPermissions {
     this.reload();
   }
 
+  /**
+   * A subagent's permissions follow its parent's, live: the mode and rules in force are the
+   * parent's (a mode the host picks while a subagent runs applies to it at its next call), and an
+   * "Allow always" answered in a subagent's dialog is recorded in the parent's session, so the
+   * parent and every later subagent have it too. Only the dialog port stays this session's own.
+   */
+  follow(parent: SessionPermissions): void {
+    this.parent = parent;
+  }
+
+  /** The session whose mode and rules are in force: this one, or the top of its `follow` chain. */
+  private get root(): SessionPermissions {
+    return this.parent ? this.parent.root : this;
+  }
+
   /** Whether every call runs without a look (mode "allow", no rule at all): the fast path. */
   get inactive(): boolean {
-    const c = this.current;
-    return c.mode === "allow" && c.allow.length + c.ask.length + c.deny.length + this.sessionAllow.length === 0;
+    const r = this.root;
+    const c = r.current;
+    return c.mode === "allow" && c.allow.length + c.ask.length + c.deny.length + r.sessionAllow.length === 0;
   }
 
   get mode(): PermissionMode {
-    return this.current.mode;
+    return this.root.current.mode;
   }
   get timeoutMs(): number | undefined {
-    return this.current.timeoutMs;
+    return this.root.current.timeoutMs;
   }
 
   /** The rules to judge with: the session's "Allow always" rules follow the allow list. */
   rules(): PermissionRules {
-    const c = this.current;
-    return { allow: [...c.allow, ...this.sessionAllow], ask: c.ask, deny: c.deny };
+    const r = this.root;
+    const c = r.current;
+    return { allow: [...c.allow, ...r.sessionAllow], ask: c.ask, deny: c.deny };
   }
 
   /** What `get_state` and `set_permissions` show. */
   state(): PermissionStateWire {
+    if (this.parent) return this.root.state();
     const c = this.current;
     const out: PermissionStateWire = { mode: c.mode, allow: [...c.allow], ask: [...c.ask], deny: [...c.deny], sessionAllow: [...this.sessionAllow] };
     if (c.timeoutMs !== undefined && c.timeoutMs > 0) out.timeoutMs = c.timeoutMs;
@@ -82,6 +102,7 @@ export class SessionPermissions {
 
   /** `set_permissions`: each key given replaces the current value; nothing changes when one is bad. */
   set(input: PermissionRulesInput): PermissionStateWire {
+    if (this.parent) return this.root.set(input);
     const problems = validatePermissionRules(input, "rules");
     if (input.mode !== undefined && !isPermissionMode(input.mode)) problems.push('rules.mode: expected one of "allow", "ask", "ask-writes", "read-only"');
     if (input.timeoutMs !== undefined && !(Number.isInteger(input.timeoutMs) && input.timeoutMs >= 0)) {
@@ -100,6 +121,7 @@ export class SessionPermissions {
 
   /** "Allow always": the rules join the session's allow list and are written to the session file. */
   recordAllow(rules: readonly string[]): void {
+    if (this.parent) return this.root.recordAllow(rules);
     const fresh = rules.filter((r) => !this.sessionAllow.includes(r));
     if (fresh.length === 0) return;
     this.sessionAllow.push(...fresh);

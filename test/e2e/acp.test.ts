@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startAcp, type AcpRun, type AcpRunOptions } from "../support/acp-client.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { CLI, fakeModelsJson, tempDir, useFakeLlm } from "./harness.js";
+import { firstUserText, forParent, forSub, taskCall } from "./task-replies.js";
 import { stdioFixture } from "../../src/mcp/test-support.js";
 
 const llm = useFakeLlm();
@@ -219,6 +220,37 @@ describe("pith --mode acp", () => {
     expect(JSON.stringify((calls[0]!.body as { tools: unknown }).tools)).toContain("mcp__fx__echo");
     expect(lastUserText(calls[1]!)).toContain("fx: hi");
     expect(run.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call")).toMatchObject({ toolCallId: "m1", kind: "other" });
+  });
+
+  it("subagents: the task call is shown as task, a subagent uses the editor's MCP servers and asks the editor before writing", async () => {
+    const run = await start({ permission: () => "allow_once" });
+    const fx = stdioFixture("fx");
+    const { sessionId } = await run.agent.request(acp.methods.agent.session.new, {
+      cwd: run.cwd,
+      mcpServers: [{ name: "fx", command: fx.command, args: fx.args ?? [], env: [] }],
+    });
+    await run.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "ask-writes" });
+    const P = "delegate from the editor";
+    llm.enqueue(
+      forParent(P, taskCall("t1", "task", [["w", "ASSIGN-EDITOR"]])),
+      forSub("ASSIGN-EDITOR", { toolCalls: [{ id: "m1", name: "mcp__fx__echo", arguments: { text: "from the subagent" } }] }),
+      forSub("ASSIGN-EDITOR", { toolCalls: [{ id: "b1", name: "bash", arguments: { command: "echo made > sub.txt" } }] }),
+      forSub("ASSIGN-EDITOR", { text: "wrote it" }),
+      forParent(P, { text: "done" }),
+    );
+    const from = llm.requests.length;
+    const res = await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: P }] });
+    expect(res.stopReason).toBe("end_turn");
+    // the editor sees the parent's call_tool call as the task it runs
+    expect(run.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "t1")).toMatchObject({ kind: "think", rawInput: { agent: "task" } });
+    // the subagent reached the MCP server the editor named, through the parent's connection
+    const sub = modelCalls(from).filter((r) => firstUserText(r) === "ASSIGN-EDITOR");
+    expect(JSON.stringify(sub[1]!.body)).toContain("fx: from the subagent");
+    // its bash asked the editor, naming the subagent, and ran once allowed
+    const asks = run.permissionRequests.filter((r) => r.toolCall.toolCallId === "b1");
+    expect(asks).toHaveLength(1);
+    expect(asks[0]!.toolCall).toMatchObject({ kind: "execute", title: expect.stringContaining("[subagent w (task)]") });
+    expect(readFileSync(path.join(run.cwd, "sub.txt"), "utf8")).toBe("made\n");
   });
 
   it("switches the model through session config options", async () => {
