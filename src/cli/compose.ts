@@ -137,6 +137,8 @@ interface BuildOptions {
   /** Subagent nesting depth (0 = a top-level session) and the agent definition a subagent runs. */
   depth?: number;
   agent?: AgentDefinition;
+  /** A subagent's thinking level (its agent's, else its parent's); absent: the CLI's / settings'. */
+  thinkingLevel?: ThinkingLevel;
   /**
    * What a subagent inherits: its parent's MCP servers (used instead of starting its own) and the
    * parent's own tools (a subagent gets none beyond them, whatever its agent lists).
@@ -207,7 +209,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
     initialModel: o.model,
-    initialThinkingLevel: sh.thinking,
+    initialThinkingLevel: o.thinkingLevel ?? sh.thinking,
     scopedModels: sh.scoped,
     tempDir: boxed?.shellDir ?? tempDir,
     childEnv,
@@ -253,7 +255,7 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => { session: Agent
     cwd: o.cwd,
     parent: () => parent().session,
     resolveModel: (selector) => resolveSelector(sh.registry, selector),
-    build: (b) => buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, parent: parent().inherited }),
+    build: (b) => buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, thinkingLevel: b.thinkingLevel, parent: parent().inherited }),
   });
   return createTaskTool(factory);
 }

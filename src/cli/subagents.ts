@@ -1,7 +1,7 @@
 // The composition root's side of the `task` tool: a SubagentFactory per session that builds each
 // subagent as a full AgentSession in this process, its session file linked to the parent's.
 import type { AgentSession, SessionLog, SessionStorage, SubagentLifecycle, SubagentProgressPayload } from "../session/index.js";
-import type { AgentMessage, AgentSessionEvent, Model, Usage } from "../shared/types.js";
+import type { AgentMessage, AgentSessionEvent, Model, ThinkingLevel, Usage } from "../shared/types.js";
 import { addUsage, emptyUsage, type AgentDefinition, type Subagent, type SubagentFactory, type SubagentRunResult } from "../tools/index.js";
 import { ProgressTracker, type ProgressInit } from "./subagent-progress.js";
 
@@ -17,7 +17,7 @@ export interface SubagentContext {
   parent: () => AgentSession;
   resolveModel: (selector: string) => Model | undefined;
   /** Builds a session one level deeper, running `agent`. */
-  build: (o: { file: SessionLog; model: Model | undefined; depth: number; agent: AgentDefinition }) => Promise<AgentSession>;
+  build: (o: { file: SessionLog; model: Model | undefined; thinkingLevel: ThinkingLevel | undefined; depth: number; agent: AgentDefinition }) => Promise<AgentSession>;
 }
 
 export function createSubagentFactory(c: SubagentContext): SubagentFactory {
@@ -36,7 +36,8 @@ export function createSubagentFactory(c: SubagentContext): SubagentFactory {
       const file = c.storage.create({ dir: c.sessionDir, cwd: c.cwd, parentSession: parent.history.sessionFile });
       let session: AgentSession;
       try {
-        session = await c.build({ file, model, depth: c.depth + 1, agent });
+        // the agent's own thinking level, else the parent's current one (as the model)
+        session = await c.build({ file, model, thinkingLevel: agent.thinkingLevel ?? parent.models.thinkingLevel, depth: c.depth + 1, agent });
       } catch (err) {
         file.close();
         throw err;

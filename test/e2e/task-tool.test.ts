@@ -168,6 +168,29 @@ describe("the task tool end to end", () => {
     expect(resultText(endOf(frames, "d1"))).toContain("delegated");
   }, 90_000);
 
+  it("a subagent thinks at its agent's thinkingLevel, else at the parent's current level", async () => {
+    const p = await start({}, (cwd) => {
+      mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });
+      writeFileSync(path.join(cwd, ".pith", "agents", "quick.md"), "---\nname: quick\ndescription: Mechanical jobs\nthinkingLevel: off\n---\nBe quick.\n");
+    });
+    expect((await p.request({ type: "set_thinking_level", level: "low" })).success).toBe(true);
+    const P = "think or not";
+    llm.enqueue(
+      forParent(P, taskCall("k1", "task", [["deep", "ASSIGN-THINK"]])),
+      forSub("ASSIGN-THINK", { text: "thought" }),
+      forParent(P, taskCall("k2", "quick", [["fast", "ASSIGN-QUICK"]])),
+      forSub("ASSIGN-QUICK", { text: "quick" }),
+      forParent(P, { text: "ok" }),
+    );
+    const before = llm.requests.length;
+    await p.promptAndWait(P, {}, 60_000);
+    const reqs = llm.requests.slice(before);
+    const body = (needle: string) => reqs.find((r) => firstUserText(r) === needle)!.body as { thinking?: unknown };
+    expect(body(P).thinking).toMatchObject({ type: "enabled" });
+    expect(body("ASSIGN-THINK").thinking).toEqual(body(P).thinking);
+    expect(body("ASSIGN-QUICK").thinking).toEqual({ type: "disabled" });
+  }, 90_000);
+
   it("subagents use the parent's MCP servers, limited to the MCP tools their agent names (Claude Code's tool names read as pith's)", async () => {
     const p = await start({ mcpServers: { srv: stdioFixture("srv") } }, (cwd) => {
       mkdirSync(path.join(cwd, ".claude", "agents"), { recursive: true });

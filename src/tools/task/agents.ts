@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { namePatternMatcher } from "../name-patterns.js";
+import { EFFORTS, type ThinkingLevel } from "../../shared/types.js";
 import type { AgentDefinition } from "./types.js";
 
 const READ_ONLY = ["read", "grep", "find", "ls"];
@@ -74,8 +75,10 @@ export function agentMcpFilter(def: Pick<AgentDefinition, "tools">): ((name: str
   return namePatternMatcher(patterns);
 }
 
+const THINKING_LEVELS: readonly string[] = ["off", ...EFFORTS];
+
 /** Splits `---\nfront matter\n---\nbody`; undefined when the text has no front matter. */
-export function parseAgentMarkdown(text: string, source: string): AgentDefinition | undefined {
+export function parseAgentMarkdown(text: string, source: string, warn?: (message: string) => void): AgentDefinition | undefined {
   const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
   if (!m) return undefined;
   const fields = new Map<string, string>();
@@ -98,6 +101,11 @@ export function parseAgentMarkdown(text: string, source: string): AgentDefinitio
   if (tools && tools.length > 0) def.tools = [...new Set(tools.map((n) => (Object.hasOwn(CLAUDE_CODE_TOOLS, n) ? CLAUDE_CODE_TOOLS[n]! : n)))];
   const model = fields.get("model");
   if (model && model !== "inherit") def.model = model;
+  const thinking = fields.get("thinkingLevel");
+  if (thinking && thinking !== "inherit") {
+    if (THINKING_LEVELS.includes(thinking)) def.thinkingLevel = thinking as ThinkingLevel;
+    else warn?.(`Agent definition ${source}: thinkingLevel "${thinking}" is not one of ${THINKING_LEVELS.join(", ")}; the parent's level is used`);
+  }
   return def;
 }
 
@@ -132,7 +140,7 @@ export function loadAgents(o: { pithHome: string; cwd: string; warn?: (message: 
     for (const n of names) {
       const file = path.join(dir, n);
       try {
-        const def = parseAgentMarkdown(readFileSync(file, "utf8"), file);
+        const def = parseAgentMarkdown(readFileSync(file, "utf8"), file, o.warn);
         if (def) byName.set(def.name, { ...def, scope });
         else o.warn?.(`Agent definition ${file} has no front matter; ignored`);
       } catch (err) {

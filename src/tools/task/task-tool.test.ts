@@ -151,6 +151,14 @@ describe("agent definitions", () => {
     expect(parseAgentMarkdown("no front matter", "/x.md")).toBeUndefined();
   });
 
+  it("reads thinkingLevel; an unknown level is reported and left out", () => {
+    const warns: string[] = [];
+    expect(parseAgentMarkdown("---\nname: q\nthinkingLevel: minimal\n---\n", "/q.md", (m) => warns.push(m))?.thinkingLevel).toBe("minimal");
+    expect(parseAgentMarkdown("---\nname: q\nthinkingLevel: inherit\n---\n", "/q.md", (m) => warns.push(m))?.thinkingLevel).toBeUndefined();
+    expect(parseAgentMarkdown("---\nname: q\nthinkingLevel: huge\n---\n", "/q.md", (m) => warns.push(m))?.thinkingLevel).toBeUndefined();
+    expect(warns).toEqual(['Agent definition /q.md: thinkingLevel "huge" is not one of off, minimal, low, medium, high, xhigh; the parent\'s level is used']);
+  });
+
   it("reads Claude Code's tool names as pith's and keeps the rest as written", () => {
     const d = parseAgentMarkdown("---\nname: cc\ntools: Read, Grep, Glob, LS, Edit, MultiEdit, Bash, WebFetch, mcp__gh__search, constructor\n---\n", "/p/.claude/agents/cc.md");
     expect(d?.tools).toEqual(["read", "grep", "find", "ls", "edit", "bash", "WebFetch", "mcp__gh__search", "constructor"]);

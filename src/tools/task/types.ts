@@ -1,5 +1,5 @@
 // The `task` tool's port to the composition root: tools/ builds no sessions itself.
-import type { Usage } from "../../shared/types.js";
+import type { ThinkingLevel, Usage } from "../../shared/types.js";
 
 /** An agent definition (built-in, or Markdown with front matter in an agents folder). */
 export interface AgentDefinition {
@@ -9,6 +9,8 @@ export interface AgentDefinition {
   tools?: string[];
   /** `provider/id` or an id; undefined = the parent's current model. */
   model?: string;
+  /** Front matter `thinkingLevel` (the reference's); undefined = the parent's current level. */
+  thinkingLevel?: ThinkingLevel;
   /** Appended to the subagent's system prompt. */
   systemPrompt: string;
   /** Where it was defined ("builtin" or the file). */
