@@ -40,6 +40,8 @@ import { createSubagentFactory } from "./subagents.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
 import { borrowMcp, setUpMcp } from "./mcp.js";
+import { attachExtensions } from "./extensions.js";
+import { createNoopUi } from "../extensions/ui.js";
 import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 import { applyPythonMode, referenceToolsOptions } from "./tool-settings.js";
@@ -148,7 +150,8 @@ interface BuildOptions {
 
 interface Inherited {
   mcp: McpWiring;
-  tools: readonly string[];
+  /** Whether the parent has this tool now (built-in, extension, host or MCP). */
+  has(name: string): boolean;
 }
 
 async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> {
@@ -164,8 +167,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
   if (o.agent?.systemPrompt) appendPrompt.push(o.agent.systemPrompt);
-  let toolNames: readonly string[] = [];
-  const taskTool = taskToolFor(sh, o, () => ({ session, inherited: { mcp, tools: toolNames } }));
+  const taskTool = taskToolFor(sh, o, () => ({ session, inherited: { mcp, has: (name) => session.tools.has(name) } }));
   const boxed = await boxing;
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting. A
@@ -203,9 +205,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
       });
       const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: parts.fs });
       const all = applyPythonMode([...builtin, ...reference, ...(taskTool ? [taskTool] : [])], settings);
-      const chosen = chooseTools(all, args, o, e.log);
-      toolNames = chosen.map((t) => t.name);
-      return chosen;
+      return chooseTools(all, args, o, e.log);
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
     initialModel: o.model,
@@ -217,6 +217,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
     providerSessionId: args.providerSessionId,
     pathEnv: e.env.PATH,
     mcp,
+    allowExtensionTool: extensionToolFilter(o),
     log: e.log,
   });
   return session;
@@ -236,9 +237,16 @@ function chooseTools(all: Tool[], args: ParsedArgs, o: BuildOptions, log: (messa
   } else {
     chosen = selectTools(all, { allow: args.tools, none: args.noTools });
   }
-  if (!o.parent) return chosen;
-  const theirs = new Set(o.parent.tools);
-  return chosen.filter((t) => theirs.has(t.name));
+  const parent = o.parent;
+  return parent ? chosen.filter((t) => parent.has(t.name)) : chosen;
+}
+
+/** A subagent's extension tools: those its parent has and, when its agent lists tools, those it names. */
+function extensionToolFilter(o: BuildOptions): ((name: string) => boolean) | undefined {
+  const parent = o.parent;
+  if (!parent) return undefined;
+  const named = o.agent?.tools && new Set(o.agent.tools);
+  return (name) => parent.has(name) && (!named || named.has(name));
 }
 
 /** The `task` tool of one session (undefined when `task.enabled` is off). */
@@ -255,7 +263,14 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => { session: Agent
     cwd: o.cwd,
     parent: () => parent().session,
     resolveModel: (selector) => resolveSelector(sh.registry, selector),
-    build: (b) => buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, thinkingLevel: b.thinkingLevel, parent: parent().inherited }),
+    build: async (b) => {
+      const session = await buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, thinkingLevel: b.thinkingLevel, parent: parent().inherited });
+      // A subagent runs the extensions every session of this process runs, so their tool_call
+      // hooks guard its calls too; it has no UI of its own (as the reference's subagents).
+      const log = sh.e.log;
+      await attachExtensions(sh.args, session, sh.pithHome, log, { ui: createNoopUi(), hasUI: false, onError: (i) => log(`Extension error (${i.extensionPath}): ${i.error}`), onPromptError: (_c, m) => log(m) });
+      return session;
+    },
   });
   return createTaskTool(factory);
 }

@@ -76,6 +76,8 @@ export interface AgentSessionOptions {
   sandbox?: SessionSandbox;
   /** The MCP servers the composition root started (session-mcp.ts); none when absent. */
   mcp?: McpWiring;
+  /** Which extension tools the session offers (a subagent's agent definition); all when absent. */
+  allowExtensionTool?(name: string): boolean;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }
@@ -159,7 +161,7 @@ export class AgentSession {
     this.mcp = new SessionMcp(o.mcp);
     const builtin = o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
     const isDeferred = deferredMatcher(o.settings.deferredTools ?? []);
-    this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt, mcpTools: () => this.mcp.tools(), isDeferred });
+    this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt, mcpTools: () => this.mcp.tools(), isDeferred, allowExtensionTool: o.allowExtensionTool });
     this.hooks = new ExtensionHooks(runner, () => this.tools.systemPrompt());
     this.compactor = new Compactor({
       conversation: this.conversation,

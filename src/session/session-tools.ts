@@ -24,6 +24,8 @@ export interface SessionToolsOptions {
   mcpTools?(): Tool[];
   /** Tools offered through `call_tool` instead of their own definition (setting `tools.deferred`). */
   isDeferred?(name: string): boolean;
+  /** Which extension tools this session offers (a subagent's agent definition); all when absent. */
+  allowExtensionTool?(name: string): boolean;
 }
 
 /** `tools.deferred` as a test: exact names, or `prefix*` for every name with that prefix. */
@@ -41,7 +43,9 @@ export class SessionTools {
 
   /** What the model is offered, in order: built-in, extension, host, MCP tools (hidden ones left out). */
   active(): Tool[] {
-    const ext = this.o.runner()?.registeredTools() ?? [];
+    const allowExt = this.o.allowExtensionTool;
+    const registered = this.o.runner()?.registeredTools() ?? [];
+    const ext = allowExt ? registered.filter((t) => allowExt(t.name)) : registered;
     const mcp = this.o.mcpTools?.() ?? [];
     const list = [...this.o.builtin, ...ext, ...this.host, ...mcp].filter((t) => !t.hidden && !t.unavailable?.());
     const isDeferred = this.o.isDeferred;

@@ -168,6 +168,40 @@ describe("the task tool end to end", () => {
     expect(resultText(endOf(frames, "d1"))).toContain("delegated");
   }, 90_000);
 
+  it("subagents run the session's extensions: their tool_call hooks guard a subagent's calls; their tools follow the agent's list", async () => {
+    const guard = `export default function (pi) {
+  pi.registerTool({ name: "ext_echo", label: "ext_echo", description: "Says ext ok", parameters: { type: "object", properties: {} },
+    async execute() { return { content: [{ type: "text", text: "ext ok" }], details: {} }; } });
+  pi.on("tool_call", (e) => (e.toolName === "bash" && String(e.input.command).includes("forbidden") ? { block: true, reason: "the guard blocks forbidden commands" } : undefined));
+}
+`;
+    const p = await start({}, (cwd) => {
+      mkdirSync(path.join(cwd, ".pith", "extensions"), { recursive: true });
+      writeFileSync(path.join(cwd, ".pith", "extensions", "guard.ts"), guard);
+    });
+    const P = "guarded subagents";
+    llm.enqueue(
+      forParent(P, taskCall("g1", "task", [["a", "ASSIGN-GUARD"]])),
+      forSub("ASSIGN-GUARD", { toolCalls: [{ id: "gb", name: "bash", arguments: { command: "echo forbidden > f.txt" } }, { id: "ge", name: "ext_echo", arguments: {} }] }),
+      forSub("ASSIGN-GUARD", { text: "guarded" }),
+      forParent(P, taskCall("g2", "explore", [["b", "ASSIGN-NOEXT"]])),
+      forSub("ASSIGN-NOEXT", { text: "explored" }),
+      forParent(P, { text: "ok" }),
+    );
+    const before = llm.requests.length;
+    await p.promptAndWait(P, {}, 60_000);
+    const reqs = llm.requests.slice(before).filter((r) => r.method === "POST");
+    const sub = (needle: string) => reqs.filter((r) => firstUserText(r) === needle);
+    expect(offeredTools(reqs[0]!.body).all).toContain("ext_echo");
+    expect(offeredTools(sub("ASSIGN-GUARD")[0]!.body).all).toContain("ext_echo");
+    const results = JSON.stringify(sub("ASSIGN-GUARD")[1]!.body.messages.at(-1));
+    expect(results).toContain("the guard blocks forbidden commands");
+    expect(results).toContain("ext ok");
+    expect(existsSync(path.join(p.cwd, "f.txt"))).toBe(false);
+    // explore lists read-only tools, so the extension's tool is not offered to it
+    expect(offeredTools(sub("ASSIGN-NOEXT")[0]!.body).all).not.toContain("ext_echo");
+  }, 90_000);
+
   it("a subagent thinks at its agent's thinkingLevel, else at the parent's current level", async () => {
     const p = await start({}, (cwd) => {
       mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });

@@ -34,7 +34,7 @@ function createHost(args: ParsedArgs, startSettings: Settings, e: Environment): 
     const fs = spec.files ? overlayTextFiles(createNodeFsOps(), spec.files) : undefined;
     const { session: s, registry } = await composeSession(sessionArgs, settingsFor(spec.cwd), { ...e, cwd: spec.cwd }, { fs });
     s.models.trackDiscovery(registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`)));
-    return { session: s, attachExtensions: (bindings) => attachExtensions(sessionArgs, s, pithHome, { ...e, cwd: spec.cwd }, bindings) };
+    return { session: s, attachExtensions: (bindings) => attachExtensions(sessionArgs, s, pithHome, e.log, bindings) };
   };
 
   const probe = probeModel(args, startSettings, e);

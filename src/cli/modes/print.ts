@@ -46,7 +46,7 @@ export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Envi
     return 1;
   }
   const log = (info: { extensionPath: string; error: string }) => e.log(`Extension error (${info.extensionPath}): ${info.error}`);
-  await attachExtensions(args, session, pithHome, e, { ui: createNoopUi(), hasUI: false, onError: log, onPromptError: (_c, m) => e.log(m) });
+  await attachExtensions(args, session, pithHome, e.log, { ui: createNoopUi(), hasUI: false, onError: log, onPromptError: (_c, m) => e.log(m) });
   let output: OutputSpec | undefined;
   if (args.outputSchema) {
     try {

@@ -33,7 +33,7 @@ export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Enviro
         created.models.trackDiscovery(discovery); // create_session runs only after `discovery` is set
         return created;
       },
-      attach: (created, bindings) => attachExtensions(args, created, pithHome, e, bindings),
+      attach: (created, bindings) => attachExtensions(args, created, pithHome, e.log, bindings),
     },
   });
   server.ready(VERSION);
@@ -42,7 +42,7 @@ export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Enviro
   // Live model discovery runs in the background; it never delays startup.
   const discovery = registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`));
   session.models.trackDiscovery(discovery);
-  await attachExtensions(args, session, pithHome, e, server.extensionBindings);
+  await attachExtensions(args, session, pithHome, e.log, server.extensionBindings);
   server.announceCommands();
   const onSignal = (code: number) => {
     void server.terminate().finally(() => {
