@@ -225,7 +225,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
 
 /**
  * The tools a session gets: those its agent definition lists (a subagent), else `--tools`; a
- * subagent gets none its parent does not have.
+ * subagent gets none its parent does not have, and no `todo_write`.
  */
 function chooseTools(all: Tool[], args: ParsedArgs, o: BuildOptions, log: (message: string) => void): Tool[] {
   let chosen: Tool[];
@@ -238,8 +238,12 @@ function chooseTools(all: Tool[], args: ParsedArgs, o: BuildOptions, log: (messa
     chosen = selectTools(all, { allow: args.tools, none: args.noTools });
   }
   const parent = o.parent;
-  return parent ? chosen.filter((t) => parent.has(t.name)) : chosen;
+  // The todo list is the parent's to keep (as the reference): a subagent's own would go unseen.
+  return parent ? chosen.filter((t) => parent.has(t.name) && !PARENT_OWNED_TOOLS.has(t.name)) : chosen;
 }
+
+/** Tools a subagent never gets (the reference's parent-owned tools). */
+const PARENT_OWNED_TOOLS: ReadonlySet<string> = new Set(["todo_write"]);
 
 /** A subagent's extension tools: those its parent has and, when its agent lists tools, those it names. */
 function extensionToolFilter(o: BuildOptions): ((name: string) => boolean) | undefined {

@@ -259,6 +259,9 @@ describe("the task tool end to end", () => {
     // explore lists only read-only tools: no MCP tool; the default agent gets them all
     expect(offeredTools(sub("ASSIGN-EX")[0]!.body).all.filter((n) => n.startsWith("mcp__"))).toEqual([]);
     expect(offeredTools(sub("ASSIGN-ALL")[0]!.body).all).toEqual(expect.arrayContaining(["bash", "mcp__srv__pid", "mcp__srv__echo"]));
+    // the todo list stays the parent's (as the reference): no subagent gets todo_write
+    expect(offeredTools(reqs[0]!.body).all).toContain("todo_write");
+    expect(offeredTools(sub("ASSIGN-ALL")[0]!.body).all).not.toContain("todo_write");
     expect(resultText(endOf(frames, "t1"))).toContain("cc done");
     // the parent's server is still there after the subagents closed their sessions
     const servers = await p.request({ type: "get_mcp_servers" });
