@@ -40,8 +40,7 @@ import { createSubagentFactory } from "./subagents.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
 import { borrowMcp, setUpMcp } from "./mcp.js";
-import { attachExtensions } from "./extensions.js";
-import { createNoopUi } from "../extensions/ui.js";
+import { attachExtensions, headlessBindings } from "./extensions.js";
 import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 import { applyPythonMode, referenceToolsOptions } from "./tool-settings.js";
@@ -271,8 +270,7 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => { session: Agent
       const session = await buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, thinkingLevel: b.thinkingLevel, parent: parent().inherited });
       // A subagent runs the extensions every session of this process runs, so their tool_call
       // hooks guard its calls too; it has no UI of its own (as the reference's subagents).
-      const log = sh.e.log;
-      await attachExtensions(sh.args, session, sh.pithHome, log, { ui: createNoopUi(), hasUI: false, onError: (i) => log(`Extension error (${i.extensionPath}): ${i.error}`), onPromptError: (_c, m) => log(m) });
+      await attachExtensions(sh.args, session, sh.pithHome, sh.e.log, headlessBindings(sh.e.log));
       return session;
     },
   });

@@ -1,5 +1,6 @@
 // Loads the extensions a command line asks for and attaches them to a session, for any mode.
 import { loadExtensions, type ExtensionErrorInfo } from "../extensions/index.js";
+import { createNoopUi } from "../extensions/ui.js";
 import type { AgentSession, ExtensionBindings } from "../session/index.js";
 import type { ParsedArgs } from "./args.js";
 
@@ -11,8 +12,16 @@ import type { ParsedArgs } from "./args.js";
 export async function attachExtensions(args: ParsedArgs, session: AgentSession, pithHome: string, stderr: (message: string) => void, bindings: ExtensionBindings): Promise<void> {
   const paths = args.extensions ?? [];
   if (paths.length === 0 && args.noExtensions) return;
-  const log = (info: ExtensionErrorInfo) => stderr(`Extension error (${info.extensionPath}): ${info.error}`);
-  const onLoadError = (info: ExtensionErrorInfo) => (info.event === "load" ? log(info) : bindings.onError(info));
+  const onLoadError = (info: ExtensionErrorInfo) => (info.event === "load" ? stderr(errorLine(info)) : bindings.onError(info));
   const loaded = await loadExtensions({ cwd: session.cwd, pithHome, paths, discover: !args.noExtensions, onError: onLoadError });
   await session.extensions.attach(loaded, bindings);
+}
+
+/** Bindings for a session no one watches (print mode, subagents): no UI, every error on stderr. */
+export function headlessBindings(stderr: (message: string) => void): ExtensionBindings {
+  return { ui: createNoopUi(), hasUI: false, onError: (info) => stderr(errorLine(info)), onPromptError: (_command, message) => stderr(message) };
+}
+
+function errorLine(info: Pick<ExtensionErrorInfo, "extensionPath" | "error">): string {
+  return `Extension error (${info.extensionPath}): ${info.error}`;
 }

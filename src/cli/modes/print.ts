@@ -1,9 +1,8 @@
 // Print mode (`-p`: final text to stdout) and JSON mode (`--mode json`: every event as JSONL),
 // spec/engine.md §13. Piped stdin is prepended to the first prompt.
-import { attachExtensions } from "../extensions.js";
+import { attachExtensions, headlessBindings } from "../extensions.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { createNoopUi } from "../../extensions/ui.js";
 import type { AgentSession, PromptOutcome } from "../../session/index.js";
 import type { OutputSpec } from "../../tools/index.js";
 import { errorMessage } from "../../shared/errors.js";
@@ -45,8 +44,7 @@ export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Envi
     e.log(`configure ${pithHome}/models.json, or run offline with --provider scripted --model <script.json>.`);
     return 1;
   }
-  const log = (info: { extensionPath: string; error: string }) => e.log(`Extension error (${info.extensionPath}): ${info.error}`);
-  await attachExtensions(args, session, pithHome, e.log, { ui: createNoopUi(), hasUI: false, onError: log, onPromptError: (_c, m) => e.log(m) });
+  await attachExtensions(args, session, pithHome, e.log, headlessBindings(e.log));
   let output: OutputSpec | undefined;
   if (args.outputSchema) {
     try {
