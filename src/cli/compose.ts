@@ -149,8 +149,8 @@ interface BuildOptions {
 
 interface Inherited {
   mcp: McpWiring;
-  /** Whether the parent has this tool now (built-in, extension, host or MCP). */
-  has(name: string): boolean;
+  /** The parent's tools when the subagent is built (built-in, extension, host and MCP). */
+  toolNames: ReadonlySet<string>;
 }
 
 async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> {
@@ -166,7 +166,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
   if (o.agent?.systemPrompt) appendPrompt.push(o.agent.systemPrompt);
-  const taskTool = taskToolFor(sh, o, () => ({ session, inherited: { mcp, has: (name) => session.tools.has(name) } }));
+  const taskTool = taskToolFor(sh, o, () => session, () => ({ mcp, toolNames: new Set(session.tools.active().map((t) => t.name)) }));
   const boxed = await boxing;
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting. A
@@ -238,7 +238,7 @@ function chooseTools(all: Tool[], args: ParsedArgs, o: BuildOptions, log: (messa
   }
   const parent = o.parent;
   // The todo list is the parent's to keep (as the reference): a subagent's own would go unseen.
-  return parent ? chosen.filter((t) => parent.has(t.name) && !PARENT_OWNED_TOOLS.has(t.name)) : chosen;
+  return parent ? chosen.filter((t) => parent.toolNames.has(t.name) && !PARENT_OWNED_TOOLS.has(t.name)) : chosen;
 }
 
 /** Tools a subagent never gets (the reference's parent-owned tools). */
@@ -249,11 +249,11 @@ function extensionToolFilter(o: BuildOptions): ((name: string) => boolean) | und
   const parent = o.parent;
   if (!parent) return undefined;
   const named = o.agent?.tools && new Set(o.agent.tools);
-  return (name) => parent.has(name) && (!named || named.has(name));
+  return (name) => parent.toolNames.has(name) && (!named || named.has(name));
 }
 
 /** The `task` tool of one session (undefined when `task.enabled` is off). */
-function taskToolFor(sh: Shared, o: BuildOptions, parent: () => { session: AgentSession; inherited: Inherited }): Tool | undefined {
+function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession, inherit: () => Inherited): Tool | undefined {
   const t = sh.settings.task;
   if (!t.enabled) return undefined;
   const factory = createSubagentFactory({
@@ -264,10 +264,10 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => { session: Agent
     storage: sh.storage,
     sessionDir: o.sessionDir,
     cwd: o.cwd,
-    parent: () => parent().session,
+    parent,
     resolveModel: (selector) => resolveSelector(sh.registry, selector),
     build: async (b) => {
-      const session = await buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, thinkingLevel: b.thinkingLevel, parent: parent().inherited });
+      const session = await buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, thinkingLevel: b.thinkingLevel, parent: inherit() });
       // A subagent runs the extensions every session of this process runs, so their tool_call
       // hooks guard its calls too; it has no UI of its own (as the reference's subagents).
       await attachExtensions(sh.args, session, sh.pithHome, sh.e.log, headlessBindings(sh.e.log));
