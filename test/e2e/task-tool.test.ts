@@ -24,6 +24,12 @@ async function start(settings: unknown = {}, setup?: (cwd: string) => void): Pro
   return p;
 }
 
+/** Writes `text` at `rel` under the project folder `cwd` (agents, extensions, settings). */
+function projectFile(cwd: string, rel: string, text: string): void {
+  mkdirSync(path.dirname(path.join(cwd, rel)), { recursive: true });
+  writeFileSync(path.join(cwd, rel), text);
+}
+
 // every tool the model can use, natively or through call_tool
 const toolNames = (req: FakeRequest): string[] => offeredTools(req.body).all;
 
@@ -146,10 +152,7 @@ describe("the task tool end to end", () => {
   }, 90_000);
 
   it("a subagent's subagent gets no tool its parent lacks", async () => {
-    const p = await start({}, (cwd) => {
-      mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });
-      writeFileSync(path.join(cwd, ".pith", "agents", "delegator.md"), "---\nname: delegator\ndescription: Reads and delegates\ntools: read, task\n---\nDelegate.\n");
-    });
+    const p = await start({}, (cwd) => projectFile(cwd, ".pith/agents/delegator.md", "---\nname: delegator\ndescription: Reads and delegates\ntools: read, task\n---\nDelegate.\n"));
     const P = "delegate down";
     llm.enqueue(
       forParent(P, taskCall("d1", "delegator", [["outer", "ASSIGN-DEL"]])),
@@ -175,10 +178,7 @@ describe("the task tool end to end", () => {
   pi.on("tool_call", (e) => (e.toolName === "bash" && String(e.input.command).includes("forbidden") ? { block: true, reason: "the guard blocks forbidden commands" } : undefined));
 }
 `;
-    const p = await start({}, (cwd) => {
-      mkdirSync(path.join(cwd, ".pith", "extensions"), { recursive: true });
-      writeFileSync(path.join(cwd, ".pith", "extensions", "guard.ts"), guard);
-    });
+    const p = await start({}, (cwd) => projectFile(cwd, ".pith/extensions/guard.ts", guard));
     const P = "guarded subagents";
     llm.enqueue(
       forParent(P, taskCall("g1", "task", [["a", "ASSIGN-GUARD"]])),
@@ -203,10 +203,7 @@ describe("the task tool end to end", () => {
   }, 90_000);
 
   it("a subagent thinks at its agent's thinkingLevel, else at the parent's current level", async () => {
-    const p = await start({}, (cwd) => {
-      mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });
-      writeFileSync(path.join(cwd, ".pith", "agents", "quick.md"), "---\nname: quick\ndescription: Mechanical jobs\nthinkingLevel: off\n---\nBe quick.\n");
-    });
+    const p = await start({}, (cwd) => projectFile(cwd, ".pith/agents/quick.md", "---\nname: quick\ndescription: Mechanical jobs\nthinkingLevel: off\n---\nBe quick.\n"));
     expect((await p.request({ type: "set_thinking_level", level: "low" })).success).toBe(true);
     const P = "think or not";
     llm.enqueue(
@@ -226,10 +223,7 @@ describe("the task tool end to end", () => {
   }, 90_000);
 
   it("subagents use the parent's MCP servers, limited to the MCP tools their agent names (Claude Code's tool names read as pith's)", async () => {
-    const p = await start({ mcpServers: { srv: stdioFixture("srv") } }, (cwd) => {
-      mkdirSync(path.join(cwd, ".claude", "agents"), { recursive: true });
-      writeFileSync(path.join(cwd, ".claude", "agents", "cc.md"), "---\nname: cc\ndescription: Claude Code agent\ntools: Read, Glob, mcp__srv__pid\n---\nYou look.\n");
-    });
+    const p = await start({ mcpServers: { srv: stdioFixture("srv") } }, (cwd) => projectFile(cwd, ".claude/agents/cc.md", "---\nname: cc\ndescription: Claude Code agent\ntools: Read, Glob, mcp__srv__pid\n---\nYou look.\n"));
     const P = "mcp in subagents";
     llm.enqueue(
       forParent(P, { toolCalls: [{ id: "p1", name: "mcp__srv__pid", arguments: {} }] }),
@@ -269,10 +263,7 @@ describe("the task tool end to end", () => {
   }, 90_000);
 
   it("an agent definition with tools: read, grep cannot call bash", async () => {
-    const p = await start({}, (cwd) => {
-      mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });
-      writeFileSync(path.join(cwd, ".pith", "agents", "greper.md"), "---\nname: greper\ndescription: Reads and greps\ntools: read, grep\n---\nYou only read.\n");
-    });
+    const p = await start({}, (cwd) => projectFile(cwd, ".pith/agents/greper.md", "---\nname: greper\ndescription: Reads and greps\ntools: read, grep\n---\nYou only read.\n"));
     const P = "use greper";
     llm.enqueue(
       forParent(P, taskCall("t4", "greper", [["g", "ASSIGN-GREP"]])),
@@ -317,9 +308,8 @@ describe("the task tool end to end", () => {
 
   it("a subagent's permission ask reaches the host through the parent's dialog, naming the subagent", async () => {
     const p = await start({}, (cwd) => {
-      mkdirSync(path.join(cwd, ".pith"), { recursive: true });
-      writeFileSync(path.join(cwd, ".pith", "settings.json"), JSON.stringify({ permissions: { mode: "ask-writes" } }));
-      writeFileSync(path.join(cwd, "notes.txt"), "alpha\n");
+      projectFile(cwd, ".pith/settings.json", JSON.stringify({ permissions: { mode: "ask-writes" } }));
+      projectFile(cwd, "notes.txt", "alpha\n");
     });
     const P = "edit via a subagent";
     llm.enqueue(
