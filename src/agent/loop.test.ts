@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import type { AgentEvent, AssistantMessage } from "../shared/types.js";
-import { harness, scriptedStream, trace, user } from "./test-support.js";
+import { harness, scriptedStream, trace, user } from "../../test/support/agent.js";
 import { runAgentLoop } from "./loop.js";
 
 function endOf(events: AgentEvent[]) {

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import type { AgentEvent, ToolResultMessage } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
-import { fakeTool, harness, scriptedStream, textOf, trace } from "./test-support.js";
-import type { Reply } from "./test-support.js";
+import { fakeTool, harness, scriptedStream, textOf, trace } from "../../test/support/agent.js";
+import type { Reply } from "../../test/support/agent.js";
 import { runAgentLoop } from "./loop.js";
 
 function callsReply(...calls: [id: string, name: string, args?: Record<string, unknown>][]): Reply {

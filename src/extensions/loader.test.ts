@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NOT_INITIALIZED } from "./api.js";
 import { discoverExtensionPaths, loadExtensionPaths, loadExtensions } from "./loader.js";
 import { ExtensionRunner } from "./runner.js";
-import { errorSink, fakeHost, recordingUi } from "./test-support.js";
+import { errorSink, fakeHost, recordingUi } from "../../test/support/extensions.js";
 
 const EXAMPLES = resolve(import.meta.dirname, "../../examples/extensions");
 

@@ -6,7 +6,7 @@ import type { ExtensionHost } from "./host.js";
 import { loadExtensionFactory, type LoadedExtensions } from "./loader.js";
 import { DEFAULT_BLOCK_REASON } from "./reducers.js";
 import { ExtensionRunner } from "./runner.js";
-import { errorSink, fakeHost, recordingUi } from "./test-support.js";
+import { errorSink, fakeHost, recordingUi } from "../../test/support/extensions.js";
 import type { ExtensionAPI, ExtensionErrorInfo } from "./types.js";
 
 type Factory = (pi: ExtensionAPI) => void;

@@ -2,7 +2,7 @@
 import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG_1X1 } from "../../test/support/mcp/fixture-tools.mjs";
-import { abortAfterStart, callTool, makeManager, plan, stdioFixture, until, type TestManager } from "./test-support.js";
+import { abortAfterStart, callTool, makeManager, plan, stdioFixture, until, type TestManager } from "../../test/support/mcp-fakes.js";
 
 describe("an MCP server over stdio", () => {
   let t: TestManager;

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allowRulesFor } from "./allow-always.js";
 import { deniedResultText, permissionDialog, permissionTitle, readPermissionAnswer } from "./ask-dialog.js";
-import { useScratch } from "./test-support.js";
+import { useScratch } from "../../test/support/policy.js";
 
 const t = useScratch();
 const decide = t.decide;

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { useScratch } from "./test-support.js";
+import { useScratch } from "../../test/support/policy.js";
 import type { PermissionMode } from "./types.js";
 
 const t = useScratch((s) => {

@@ -3,8 +3,8 @@
 // reaches the model as the right tool result, "Allow always" is recorded in the session file
 // and restored by switch_session, deny rules apply to any tool by its full name.
 import { describe, expect, it } from "vitest";
-import { fakeTool, scriptedStream, type Reply } from "../agent/test-support.js";
-import { testSession, testSettings } from "../session/test-support.js";
+import { fakeTool, scriptedStream, type Reply } from "../../test/support/agent.js";
+import { testSession, testSettings } from "../../test/support/session.js";
 import { createMemoryTransport, type MemoryHost } from "../transport/index.js";
 import { RpcServer } from "./server.js";
 import { readFileSync } from "node:fs";

@@ -5,9 +5,9 @@
 // written when the session is idle with nothing queued, and never twice without activity between.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scriptedStream, type Reply } from "../agent/test-support.js";
+import { scriptedStream, type Reply } from "../../test/support/agent.js";
 import type { Tool } from "../session/index.js";
-import { testSession, testSettings } from "../session/test-support.js";
+import { testSession, testSettings } from "../../test/support/session.js";
 import { createMemoryTransport } from "../transport/index.js";
 import { RpcServer } from "./server.js";
 

@@ -2,9 +2,9 @@
 // the memory transport. Every command of the protocol is sent at least once (a command added to
 // the schemas without a sample here fails the type check and the coverage test).
 import { describe, expect, it } from "vitest";
-import { fakeTool, scriptedStream, type Reply } from "../agent/test-support.js";
+import { fakeTool, scriptedStream, type Reply } from "../../test/support/agent.js";
 import { COMMAND_TYPES, type RpcCommandType } from "../protocol/index.js";
-import { testSession } from "../session/test-support.js";
+import { testSession } from "../../test/support/session.js";
 import { createMemoryTransport, type MemoryHost } from "../transport/index.js";
 import { RpcServer } from "./server.js";
 

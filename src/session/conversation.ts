@@ -4,8 +4,8 @@
 // none of them.
 import { resolveThinkingLevel } from "../providers/models/thinking.js";
 import type { AgentMessage, Model, ThinkingLevel } from "../shared/types.js";
-import { buildSessionContext } from "./store/build-context.js";
-import type { SessionLog } from "./store/session-log.js";
+import { buildSessionContext } from "../store/build-context.js";
+import type { SessionLog } from "../store/session-log.js";
 import { TodoState, todosFromHistory } from "./todos/index.js";
 
 /** How recorded model references become usable models (the model registry satisfies it). */

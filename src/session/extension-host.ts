@@ -7,7 +7,7 @@ import type { Conversation } from "./conversation.js";
 import { userMessage, type MessageQueues } from "./queues.js";
 import type { SessionHistory } from "./session-history.js";
 import type { SessionModels } from "./session-models.js";
-import { contentText } from "./store/message-text.js";
+import { contentText } from "../store/message-text.js";
 import type { PromptHandle, PromptOptions } from "./types.js";
 
 /** How the front door's UI and error reporting reach extensions (RPC, print/json, ACP). */

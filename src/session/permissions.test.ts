@@ -2,14 +2,14 @@
 // rules (a blocked call never asks), the dialog port gets the call, and with no port an ask
 // is denied ("no one to ask").
 import { describe, expect, it } from "vitest";
-import { fakeTool, scriptedStream, textOf, type Reply } from "../agent/test-support.js";
+import { fakeTool, scriptedStream, textOf, type Reply } from "../../test/support/agent.js";
 import { createExtensionRuntime } from "../extensions/api.js";
 import { loadExtensionFactory, type LoadedExtensions } from "../extensions/loader.js";
-import { recordingUi } from "../extensions/test-support.js";
+import { recordingUi } from "../../test/support/extensions.js";
 import type { ExtensionAPI } from "../extensions/types.js";
 import type { ToolResultMessage } from "../shared/types.js";
 import type { PermissionRequest } from "./index.js";
-import { testSession, testSettings } from "./test-support.js";
+import { testSession, testSettings } from "../../test/support/session.js";
 
 const edits: Reply = {
   steps: [

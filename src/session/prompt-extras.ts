@@ -7,14 +7,14 @@ import type { Conversation } from "./conversation.js";
 import type { MessageQueues } from "./queues.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionSettings } from "./settings.js";
-import { contentText } from "./store/message-text.js";
+import { contentText } from "../store/message-text.js";
 import { TodoReminder, eagerPreludeMessage, shouldUseEagerPrelude } from "./todos/index.js";
-import type { TtsrMatcher } from "./ttsr/matcher.js";
-import { findRuleFiles, type RuleFileRef } from "./ttsr/rule-files.js";
+import type { TtsrMatcher } from "../rules/matcher.js";
+import { findRuleFiles, type RuleFileRef } from "../rules/rule-files.js";
 import type { TtsrRule } from "../shared/types.js";
 import { errorMessage } from "../shared/errors.js";
 
-type TtsrModule = typeof import("./ttsr/index.js");
+type TtsrModule = typeof import("../rules/index.js");
 
 export interface PromptExtrasOptions {
   conversation: Conversation;
@@ -55,7 +55,7 @@ export class PromptExtras {
   }
 
   private async loadTtsr(files: RuleFileRef[]): Promise<void> {
-    const mod = await import("./ttsr/index.js");
+    const mod = await import("../rules/index.js");
     const rules = mod.readTtsrRules(files, (m) => this.deps.log(m));
     if (rules.length === 0) return;
     const { interruptMode, repeatMode, repeatGap } = this.settings.ttsr;

@@ -2,7 +2,7 @@
 // "Allow always" in the parent's session file.
 import { describe, expect, it } from "vitest";
 import { ALLOW_ALWAYS_ENTRY, SessionPermissions } from "./session-permissions.js";
-import type { SessionLog } from "./store/session-log.js";
+import type { SessionLog } from "../store/session-log.js";
 
 /** A session log holding only what SessionPermissions reads and writes: custom entries. */
 function fakeLog() {

@@ -4,7 +4,7 @@
 import { isPermissionMode, validatePermissionRules, type PermissionMode, type PermissionRules } from "../policy/index.js";
 import { PithError } from "../shared/errors.js";
 import type { PermissionRulesInput, PermissionStateWire } from "../shared/schema/index.js";
-import type { SessionLog } from "./store/session-log.js";
+import type { SessionLog } from "../store/session-log.js";
 
 /** The `permissions` setting as the session receives it (the CLI validated it). */
 export interface PermissionSettings {

@@ -19,7 +19,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SessionStore } from "../../src/session/store/index.js";
+import { SessionStore } from "../../src/store/index.js";
 import { Pith, tempDir, type Frame } from "./harness.js";
 
 const ITERATIONS = 30;

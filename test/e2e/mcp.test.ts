@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RpcClient, RpcError } from "../../src/client/index.js";
-import { alive, startHttpFixture, stdioFixture, type HttpFixture } from "../../src/mcp/test-support.js";
+import { alive, startHttpFixture, stdioFixture, type HttpFixture } from "../support/mcp-fakes.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { PNG_1X1 } from "../support/mcp/fixture-tools.mjs";
 import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";

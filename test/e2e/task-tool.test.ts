@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { stdioFixture } from "../../src/mcp/test-support.js";
+import { stdioFixture } from "../support/mcp-fakes.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { offeredTools } from "../support/offered-tools.js";
 import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeExecOps } from "../../tools/ops/exec-ops.js";
-import { makeScratch, type Scratch } from "../test-support.js";
+import { makeScratch, type Scratch } from "../../../test/support/policy.js";
 import { bwrapOptions } from "./bwrap-args.js";
 import { probeSandbox } from "./probe.js";
 import { prepareSandbox, type Sandbox } from "./session-sandbox.js";
