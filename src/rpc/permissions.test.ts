@@ -7,6 +7,7 @@ import { fakeTool, scriptedStream, type Reply } from "../agent/test-support.js";
 import { testSession, testSettings } from "../session/test-support.js";
 import { createMemoryTransport, type MemoryHost } from "../transport/index.js";
 import { RpcServer } from "./server.js";
+import { pathArg } from "../shared/tool-effect.js";
 import { readFileSync } from "node:fs";
 
 const call = (id: string, name: string, args: Record<string, unknown>): Reply => ({ steps: [{ toolCall: { id, name, args } }] });
@@ -14,7 +15,8 @@ const text = (t: string): Reply => ({ steps: [{ text: t }] });
 
 function start(replies: Reply[], permissions?: { mode: "allow" | "ask" | "ask-writes" | "read-only"; allow?: string[]; deny?: string[]; timeoutMs?: number }) {
   const { stream, calls } = scriptedStream(replies);
-  const tools = [fakeTool("edit"), fakeTool("read"), fakeTool("mcp__srv__drop")];
+  const path = (a: Record<string, unknown>) => pathArg(a, "path", "file");
+  const tools = [fakeTool("edit", { effect: "writes-files", paths: path }), fakeTool("read", { effect: "read-only", paths: path }), fakeTool("mcp__srv__drop")];
   const settings = testSettings((s) => {
     if (permissions) s.permissions = { allow: [], ask: [], deny: [], ...permissions };
   });
