@@ -3,6 +3,7 @@
 // - read-only mode denies every tool not declared read-only (ast_edit, notebook, hashline
 //   edits, python, an MCP tool without readOnlyHint, a host tool without readOnly) and the files
 //   stay as they were, while read, an MCP tool with readOnlyHint and a read-only host tool run;
+//   a deferred tool reached through call_tool is judged as itself;
 // - ask-writes asks before ast_edit; an `Edit(src/**)` deny rule stops ast_edit and notebook;
 // - a session file carrying a `pith:permission_allow` entry grants nothing, opened with
 //   `--session` or `switch_session`, and stderr says so;
@@ -97,6 +98,9 @@ describe("permission modes by the tools' declared effects", () => {
       call("t_peek", "mcp__fx__peek", {}),
       call("t_ast", "ast_edit", astEdit("src")),
       call("t_nb", "notebook", deleteCell("src/nb.ipynb")),
+      // deferred tools reached through call_tool are judged as the tool they run
+      call("t_shelf_nb", "call_tool", { name: "notebook", arguments: deleteCell("docs/nb.ipynb") }),
+      call("t_shelf_grep", "call_tool", { name: "ast_grep", arguments: { pat: ["console.log($A)"], path: "src" } }),
       call("t_hash", "edit", { edits: [{ path: "notes.txt", loc: "append", content: ["pwned"] }] }),
       call("t_touch", "mcp__fx__touch", { path: path.join(cwd, "mcp-pwned.txt") }),
       ...(PYTHON ? [call("t_py", "python", { cells: [{ code: "open('py-pwned.txt', 'w').write('x')" }] })] : []),
@@ -109,11 +113,14 @@ describe("permission modes by the tools' declared effects", () => {
     expect(results.t_peek).toBe("fx peeked");
     expect(results.t_ast).toBe(`${deniedByMode("ast_edit")}, and ast_edit writes files; no rule allows it.`);
     expect(results.t_nb).toBe(`${deniedByMode("notebook")}, and notebook writes files; no rule allows it.`);
+    expect(results.t_shelf_nb).toBe(`${deniedByMode("notebook")}, and notebook writes files; no rule allows it.`);
+    expect(results.t_shelf_grep).toContain("console.log(1)");
     expect(results.t_hash).toBe(`${deniedByMode("edit")}, and edit writes files; no rule allows it.`);
     expect(results.t_touch).toBe(`${deniedByMode("mcp__fx__touch")}, and mcp__fx__touch is not declared read-only; no rule allows it.`);
     if (PYTHON) expect(results.t_py).toBe(`${deniedByMode("python")}, and python runs commands; no rule allows it.`);
     expect(read(cwd, "src/app.ts")).toBe("console.log(1);\n");
     expect(read(cwd, "src/nb.ipynb")).toBe(NOTEBOOK);
+    expect(read(cwd, "docs/nb.ipynb")).toBe(NOTEBOOK);
     expect(read(cwd, "notes.txt")).toBe("alpha\n");
     expect(existsSync(path.join(cwd, "mcp-pwned.txt"))).toBe(false);
     expect(existsSync(path.join(cwd, "py-pwned.txt"))).toBe(false);
