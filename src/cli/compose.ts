@@ -36,6 +36,7 @@ import {
   type FsOps,
   type Tool,
 } from "../tools/index.js";
+import { openProjectGrants } from "../policy/index.js";
 import { createSubagentFactory } from "./subagents.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
@@ -217,6 +218,8 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
     pathEnv: e.env.PATH,
     mcp,
     allowExtensionTool: extensionToolFilter(o),
+    // "Allow always" grants live with the user, per project: never in (or from) a session file
+    grants: openProjectGrants({ pithHome: sh.pithHome, cwd, warn: e.log }),
     log: e.log,
   });
   return session;

@@ -104,6 +104,11 @@ export interface ToolDefinition<TParams extends object = object, Params = Params
   hidden?: boolean;
   defaultInactive?: boolean;
   concurrency?: "shared" | "exclusive";
+  /**
+   * pith: the tool only reads (changes no file, runs no command): it runs in permission mode
+   * `read-only` and without asking in `ask-writes`. Absent: it may change anything.
+   */
+  readOnly?: boolean;
   execute(
     toolCallId: string,
     params: Params,

@@ -117,7 +117,9 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<McpToolI
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
     const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs, maxTotalTimeout: timeoutMs });
     for (const t of r.tools) {
-      out.push({ name: t.name, title: t.title ?? t.annotations?.title, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> });
+      const info: McpToolInfo = { name: t.name, title: t.title ?? t.annotations?.title, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> };
+      if (t.annotations?.readOnlyHint === true) info.readOnly = true;
+      out.push(info);
     }
     cursor = r.nextCursor;
     if (!cursor) break;

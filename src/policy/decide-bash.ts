@@ -25,7 +25,7 @@ export async function decideBash(call: PermissionCall, rules: ParsedRules, mode:
   const analysis: ShellAnalysis = command.trim() === "" ? { parts: [], writes: [], unsure: "the command is empty" } : await analyseCommand(command);
   const every = analysis.parts.flatMap((p) => [p, ...nestedParts(p)]);
   const writes = await Promise.all(
-    [...analysis.writes, ...analysis.parts.flatMap(nestedWrites)].map((w) => judgedPath("write", w, ctx)),
+    [...analysis.writes, ...analysis.parts.flatMap(nestedWrites)].map((w) => judgedPath({ path: w, scope: "file" }, ctx)),
   );
   for (const list of ["deny", "ask"] as const) {
     const hit = await restrictingHit(rules[list], list, every, writes, ctx);
@@ -37,7 +37,7 @@ export async function decideBash(call: PermissionCall, rules: ParsedRules, mode:
   const exact = rules.allow.find((r) => ruleAppliesTo(r, "bash") && r.bash?.kind === "exact" && r.bash.command === text);
   if (exact) return fromRule("allow", [exact], "the whole command");
   if (analysis.unsure) return unsure(analysis.unsure, rules, mode);
-  return (await allowedPartByPart(analysis.parts, writes, rules, mode, ctx)) ?? fromMode(mode, "bash");
+  return (await allowedPartByPart(analysis.parts, writes, rules, mode, ctx)) ?? fromMode(mode, "bash", "runs-commands");
 }
 
 /** The first rule of a deny or ask list that matches any reading of any part, or any redirected file. */
@@ -89,7 +89,7 @@ async function allowedPartByPart(
       }
     }
     if (!rule) {
-      const verdict = modeVerdict(mode, "write");
+      const verdict = modeVerdict(mode, "writes-files");
       if (verdict === "allow") continue;
       const how = verdict === "ask" ? "asks before" : "does not allow";
       const reason = `The command writes to ${describePath(w)}, and the permission mode "${mode}" ${how} writing files unless an edit or write rule allows it.`;
@@ -97,14 +97,14 @@ async function allowedPartByPart(
     }
     if (!used.includes(rule)) used.push(rule);
   }
-  if (used.length === 0) return fromMode(mode, "bash");
+  if (used.length === 0) return fromMode(mode, "bash", "runs-commands");
   return fromRule("allow", used, parts.length + writes.length > 1 ? "every part of the command" : `"${parts[0]?.text ?? ""}"`);
 }
 
 /** A command that cannot be read with confidence (and no rule for the whole of it allowed it). */
 function unsure(why: string, rules: ParsedRules, mode: PermissionMode): PermissionDecision {
   const guarded = [...rules.deny, ...rules.ask].some((r) => ruleAppliesTo(r, "bash") || ruleAppliesTo(r, "write"));
-  if (!guarded && mode === "allow") return fromMode(mode, "bash");
+  if (!guarded && mode === "allow") return fromMode(mode, "bash", "runs-commands");
   const decision = mode === "read-only" ? "deny" : "ask";
   const because = guarded ? "so the deny and ask rules cannot be checked against it" : "so no prefix rule can allow it";
   return { decision, reason: `pith cannot read this command with confidence (${why}), ${because}.` };

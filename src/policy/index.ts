@@ -27,3 +27,4 @@ export { bwrapOptions, wrapInBwrap, type BwrapLayout, type CommandLine } from ".
 export { probeSandbox, type ProbeOptions, type SandboxProbe } from "./sandbox/probe.js";
 export { prepareSandbox, type PrepareOptions, type Sandbox } from "./sandbox/session-sandbox.js";
 export { assertWritable, checkWritePath, type WriteCheck, type WriteRoots } from "./write-guard.js";
+export { GRANTS_FILE, openProjectGrants, projectKey, type ProjectGrants } from "./grant-file.js";

@@ -54,7 +54,7 @@ export const COMMAND_SCHEMAS = {
     "set_host_tools",
     // Each definition is checked by normalizeHostToolDefinitions (host-tool-definitions.ts) so
     // that errors use the exact wording of protocol.md §3.10.
-    { tools: Type.Array(Type.Unknown({ description: "RpcHostToolDefinition: {name, label?, description, parameters, hidden?}" })) },
+    { tools: Type.Array(Type.Unknown({ description: "RpcHostToolDefinition: {name, label?, description, parameters, hidden?, readOnly?}" })) },
     "Replace the host-owned tools.",
   ),
   /** Answered with the selected Model, or `Model not found: <provider>/<modelId>`. */

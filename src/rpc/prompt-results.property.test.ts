@@ -33,6 +33,7 @@ const slowProbe: Tool = {
   name: "probe",
   label: "probe",
   description: "slow probe",
+  effect: "read-only",
   parameters: { type: "object" },
   async execute(_args, ctx) {
     for (let i = 0; i < 3 && !ctx.signal.aborted; i++) await new Promise((r) => setImmediate(r));

@@ -17,6 +17,7 @@ function slowTool(turns: number): Tool {
     name: "probe",
     label: "probe",
     description: "slow probe",
+    effect: "read-only",
     parameters: { type: "object" },
     async execute(_args, ctx) {
       for (let i = 0; i < turns && !ctx.signal.aborted; i++) await new Promise((r) => setImmediate(r));

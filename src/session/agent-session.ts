@@ -29,7 +29,7 @@ import { SessionHistory } from "./session-history.js";
 import { SessionModels } from "./session-models.js";
 import { SessionMcp, type McpWiring } from "./session-mcp.js";
 import { SessionModes } from "./session-modes.js";
-import { SessionPermissions } from "./session-permissions.js";
+import { SessionPermissions, type GrantStore } from "./session-permissions.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
 import { deferredMatcher, SessionTools, type TodoAccess } from "./session-tools.js";
 import type { SessionSettings } from "./settings.js";
@@ -78,6 +78,8 @@ export interface AgentSessionOptions {
   mcp?: McpWiring;
   /** Which extension tools the session offers (a subagent's agent definition); all when absent. */
   allowExtensionTool?(name: string): boolean;
+  /** Where the project's "Allow always" grants are kept (the user's store); in memory only when absent. */
+  grants?: GrantStore;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }
@@ -107,7 +109,7 @@ export class AgentSession {
   readonly bash: UserBash;
   /** File checkpoints of the cwd, one per user message (`fileCheckpoints.*`). */
   readonly checkpoints: SessionCheckpoints;
-  /** Permission mode and rules, "Allow always" rules, the approval dialog port. */
+  /** Permission mode and rules, the project's "Allow always" grants, the approval dialog port. */
   readonly permissions: SessionPermissions;
   /** MCP servers: status, host servers, their tools. */
   readonly mcp: SessionMcp;
@@ -152,7 +154,7 @@ export class AgentSession {
     this.structured = new StructuredOutput({
       record: (outcome) => this.conversation.log.append({ type: "custom", customType: "structured_result", data: outcome }),
     });
-    this.permissions = new SessionPermissions(settings.permissions, () => this.conversation.log, o.log);
+    this.permissions = new SessionPermissions(settings.permissions, () => this.conversation.log, o.log, o.grants);
     this.queues = new MessageQueues(settings);
     this.modes = new SessionModes(settings, this.queues);
     this.retry = new RetryController(() => settings.retry, emit);

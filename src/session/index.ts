@@ -2,7 +2,7 @@
 // (test/arch checks it). The facade is AgentSession; the rest is what a composition root needs to
 // build one (storage, system prompt, context files) and the types front doors speak.
 export { AgentSession, type AgentSessionOptions, type SessionSandbox } from "./agent-session.js";
-export type { PermissionAsker, PermissionReply, PermissionRequest, PermissionSettings } from "./session-permissions.js";
+export type { GrantStore, PermissionAsker, PermissionReply, PermissionRequest, PermissionSettings } from "./session-permissions.js";
 export { BUSY_ERROR, type PromptHandle, type PromptOptions, type StreamingBehavior } from "./types.js";
 export type { SessionListener } from "./event-hub.js";
 export type { PromptError, PromptId, PromptOutcome, PromptStatus } from "./prompt-tracker.js";

@@ -1,8 +1,10 @@
 // The permission check before every tool call, by the tool's full name (built-in, host,
-// extension and MCP tools alike). It runs inside the extension `tool_call` hooks (they see the
-// call first and may block it) and decides with the policy layer: allow → the tool runs;
-// deny → an error result saying who denied it and why; ask → an approval dialog through the
-// session's PermissionAsker, whose cancel, timeout, EOF or absence deny.
+// extension and MCP tools alike), its declared effect and the places it declares it reads or
+// writes (src/tools/types.ts). A deferred tool reached through `call_tool` arrives here
+// unwrapped, as itself. It runs inside the extension `tool_call` hooks (they see the call first
+// and may block it) and decides with the policy layer: allow → the tool runs; deny → an error
+// result saying who denied it and why; ask → an approval dialog through the session's
+// PermissionAsker, whose cancel, timeout, EOF or absence deny.
 import {
   decidePermission,
   deniedResultText,
@@ -42,9 +44,11 @@ export interface GateContext {
 export async function gateToolCall(g: GateContext, call: ToolCall, tool: Tool, run: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
   const p = g.permissions;
   if (p.inactive) return run();
-  const judged: PermissionCall = { toolName: tool.name, arguments: toolArgs(call) };
+  const args = toolArgs(call);
+  const judged: PermissionCall = { toolName: tool.name, arguments: args, effect: tool.effect ?? "unknown" };
   let decision: PermissionDecision;
   try {
+    if (tool.paths) judged.paths = tool.paths(args);
     decision = await decidePermission(judged, p.rules(), p.mode, g.cwd);
   } catch (err) {
     return denied(tool.name, `pith could not judge the call against the permission rules (${errorMessage(err)}), so it was denied.`);

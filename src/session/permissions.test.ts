@@ -7,6 +7,7 @@ import { createExtensionRuntime } from "../extensions/api.js";
 import { loadExtensionFactory, type LoadedExtensions } from "../extensions/loader.js";
 import { recordingUi } from "../../test/support/extensions.js";
 import type { ExtensionAPI } from "../extensions/types.js";
+import { pathArg } from "../shared/tool-effect.js";
 import type { ToolResultMessage } from "../shared/types.js";
 import type { PermissionRequest } from "./index.js";
 import { testSession, testSettings } from "../../test/support/session.js";
@@ -21,7 +22,7 @@ const edits: Reply = {
 function build() {
   const { stream } = scriptedStream([edits, { steps: [{ text: "done" }] }]);
   const settings = testSettings((s) => (s.permissions = { mode: "ask-writes", allow: [], ask: [], deny: [] }));
-  return testSession({ stream, settings, tools: [fakeTool("edit")], sessionDir: null });
+  return testSession({ stream, settings, tools: [fakeTool("edit", { effect: "writes-files", paths: (a) => pathArg(a, "path", "file") })], sessionDir: null });
 }
 
 const results = (events: ReturnType<typeof build>["events"]) =>

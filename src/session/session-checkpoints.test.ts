@@ -30,6 +30,7 @@ function putTool(cwd: string, seen: AgentSessionEvent[], log: string[]): Tool {
     name: "put",
     label: "put",
     description: "write a file",
+    effect: "writes-files",
     parameters: { type: "object" },
     async execute(args: Record<string, unknown>) {
       log.push(`put after ${seen.filter((e) => e.type === "checkpoint_created").length} checkpoints`);

@@ -11,6 +11,7 @@ function tool(over: Partial<Tool> = {}): Tool & { calls: unknown[] } {
     name: "probe",
     label: "Probe",
     description: "d",
+    effect: "read-only",
     parameters: jsonSchema(
       Type.Object(
         {

@@ -13,7 +13,7 @@ import type {
   UserMessage,
 } from "../../src/shared/types.js";
 import { emptyUsage } from "../../src/shared/types.js";
-import type { Tool, ToolContext } from "../../src/tools/types.js";
+import type { Tool, ToolContext, ToolEffect } from "../../src/tools/types.js";
 import type { AgentLoopConfig, AgentRunInput, InterruptMode } from "../../src/agent/types.js";
 
 export type Step =
@@ -170,6 +170,10 @@ export interface FakeToolOptions {
   ticks?: number | ((args: Record<string, unknown>) => number);
   updates?: number;
   throws?: string;
+  /** What the tool declares it does (default `unknown`: it may change anything). */
+  effect?: ToolEffect;
+  /** The places it declares a call reads or writes. */
+  paths?: Tool["paths"];
 }
 
 /** Shared so that runTool's compiled-validator cache is hit across tests. */
@@ -183,6 +187,8 @@ export function fakeTool(name: string, opts: FakeToolOptions = {}): Tool & { log
     label: name,
     description: `fake ${name}`,
     parameters: ANY_OBJECT,
+    effect: opts.effect ?? "unknown",
+    ...(opts.paths ? { paths: opts.paths } : {}),
     concurrency: opts.concurrency,
     nonAbortable: opts.nonAbortable,
     log,

@@ -1,10 +1,39 @@
-// Shared by the policy tests: a scratch project folder and home folder, and a short decide().
+// Shared by the policy tests: a scratch project folder and home folder, a short decide(), and
+// calls judged the way the real built-in tools declare themselves (their effect and paths).
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import { createBuiltinTools, createReferenceTools, type Tool } from "../../src/tools/index.js";
 import { decidePermission } from "../../src/policy/decide.js";
-import type { PermissionDecision, PermissionMode, PermissionRules } from "../../src/policy/types.js";
+import type { PermissionCall, PermissionDecision, PermissionMode, PermissionRules } from "../../src/policy/types.js";
+
+let declared: Map<string, Tool> | undefined;
+
+/** The built-in and reference tools by name (`hashline_edit`: edit in hashline mode). */
+function builtinTools(): Map<string, Tool> {
+  if (!declared) {
+    const vision = async () => ({ text: "", model: "none" });
+    const tools = [...createBuiltinTools({ cwd: "/" }), ...createReferenceTools({ vision })];
+    declared = new Map(tools.map((t) => [t.name, t]));
+    const hashline = createBuiltinTools({ cwd: "/", editMode: "hashline" }).find((t) => t.name === "edit")!;
+    declared.set("hashline_edit", hashline);
+  }
+  return declared;
+}
+
+/**
+ * The call as the session's gate builds it: a built-in tool's name gets that tool's effect and
+ * declared paths (`hashline_edit` is `edit` in hashline mode); any other name is a tool that
+ * declares nothing (a host, extension or MCP tool not marked read-only).
+ */
+export function callOf(toolName: string, args: Record<string, unknown>): PermissionCall {
+  const tool = builtinTools().get(toolName);
+  if (!tool) return { toolName, arguments: args };
+  const call: PermissionCall = { toolName: tool.name, arguments: args, effect: tool.effect };
+  if (tool.paths) call.paths = tool.paths(args);
+  return call;
+}
 
 export interface Scratch {
   /** The project (the session cwd), physical path. */
@@ -45,7 +74,7 @@ export function useScratch(setup?: (s: Scratch) => void): { readonly s: Scratch;
     },
     decide: (toolName, args, rules = {}, mode = "allow") => {
       if (!scratch) throw new Error("useScratch: the scratch folder exists only while the tests run");
-      return decidePermission({ toolName, arguments: args }, rules, mode, scratch.cwd, { home: scratch.home });
+      return decidePermission(callOf(toolName, args), rules, mode, scratch.cwd, { home: scratch.home });
     },
   };
 }

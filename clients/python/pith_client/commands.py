@@ -154,13 +154,18 @@ class CommandsMixin:
         ask: Optional[List[str]] = None,
         deny: Optional[List[str]] = None,
         timeout_ms: Optional[int] = None,
+        session_allow: Optional[List[str]] = None,
     ) -> Dict[str, Any]:
         """Sets the session's permission mode and rule lists (each one given replaces that value).
 
-        Returns the permission state in force: {mode, allow, ask, deny, sessionAllow, timeoutMs?}.
+        ``session_allow`` replaces the project's "Allow always" grants where they are kept
+        (``PITH_HOME/grants.json``); ``[]`` revokes them all.
+
+        Returns the permission state in force: {mode, allow, ask, deny, sessionAllow, timeoutMs?, grantsFile?}.
         """
         rules: Dict[str, Any] = {}
-        for key, value in (("mode", mode), ("allow", allow), ("ask", ask), ("deny", deny), ("timeoutMs", timeout_ms)):
+        pairs = (("mode", mode), ("allow", allow), ("ask", ask), ("deny", deny), ("timeoutMs", timeout_ms), ("sessionAllow", session_allow))
+        for key, value in pairs:
             if value is not None:
                 rules[key] = value
         return await self.request("set_permissions", rules=rules)

@@ -262,6 +262,32 @@ class HostToolAndUiTest(PithTestCase):
         self.assertEqual(results[0]["details"], {"echoed": True})
         self.assertIn("working", updates)
 
+    async def test_read_only_host_tools_run_in_read_only_mode(self):
+        client = await self.start(
+            [
+                {"toolCalls": [{"name": "lookup", "arguments": {}}, {"name": "change", "arguments": {}}]},
+                {"text": "Done."},
+            ],
+            settings={"permissions": {"mode": "read-only"}},
+        )
+        ran = []
+
+        def tool(name):
+            return lambda args, ctx: (ran.append(name), name + " ran")[1]
+
+        defs = [
+            HostTool("lookup", "Looks something up", {"type": "object"}, tool("lookup"), read_only=True),
+            HostTool("change", "Changes something", {"type": "object"}, tool("change")),
+        ]
+        self.assertEqual([d.definition().get("readOnly") for d in defs], [True, None])
+        await client.set_host_tools(defs)
+        messages = await client.prompt_and_wait("Look it up, then change it", timeout=30)
+        results = {r["toolName"]: (text_of(r), r["isError"]) for r in by_role(messages, "toolResult")}
+        self.assertEqual(results["lookup"], ("lookup ran", False))
+        self.assertTrue(results["change"][1])
+        self.assertIn("Permission denied: change did not run", results["change"][0])
+        self.assertEqual(ran, ["lookup"])
+
     async def test_host_tool_cancelled_by_abort(self):
         client = await self.start([{"toolCalls": [{"name": "echo_host", "arguments": {"message": "wait"}}]}, {"text": "x"}])
         called = asyncio.Event()
@@ -334,6 +360,10 @@ class SessionCommandsTest(PithTestCase):
         self.assertEqual((perms["mode"], perms["allow"], perms["deny"], perms["sessionAllow"]), ("ask-writes", ["bash(npm test)"], ["read(~/.ssh/**)"], []))
         with self.assertRaises(Exception):
             await client.set_permissions(deny=["edit(src/**"])
+        granted = await client.set_permissions(session_allow=["bash(make:*)"])
+        self.assertEqual(granted["sessionAllow"], ["bash(make:*)"])
+        self.assertTrue(granted["grantsFile"].endswith("grants.json"))
+        self.assertEqual((await client.set_permissions(session_allow=[]))["sessionAllow"], [])
         await client.set_permissions(mode="allow")
         state = await client.get_state()
         self.assertEqual(state["permissions"]["mode"], "allow")

@@ -11,6 +11,7 @@ import { globFilter } from "../search/grep-search.js";
 import { listFiles } from "../search/list-files.js";
 import type { ToolContext } from "../types.js";
 import type { AstEditArgs, AstGrepArgs, AstToolOptions } from "./params.js";
+import { splitScope } from "./params.js";
 
 type Napi = typeof import("@ast-grep/napi");
 let napi: Promise<Napi> | undefined;
@@ -39,15 +40,9 @@ interface Scope {
   files: Array<{ abs: string; rel: string; lang: string }>;
 }
 
-const GLOB_CHARS = /[*?[{]/;
-
 async function resolveScope(args: { path?: string; glob?: string; lang?: string }, ctx: ToolContext, opts: AstToolOptions): Promise<Scope> {
   const lang = languageOf(args.lang);
-  const raw = args.path?.trim() || ".";
-  const parts = raw.split("/");
-  const firstGlob = parts.findIndex((p) => GLOB_CHARS.test(p));
-  const base = firstGlob < 0 ? raw : parts.slice(0, firstGlob).join("/") || ".";
-  const pathGlob = firstGlob < 0 ? undefined : parts.slice(firstGlob).join("/");
+  const { base, glob: pathGlob } = splitScope(args.path);
   const root = resolveToolPath(base, ctx.cwd);
   const scopePath = relative(ctx.cwd, root) || ".";
   const st = await opts.fs.stat(root);

@@ -1,7 +1,7 @@
 // `edit`: exact text replacement, one edit or several non-overlapping ones (engine §3.4.3, pi).
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 import type { WriteGuard } from "../write/index.js";
@@ -77,6 +77,8 @@ export function createEditTool(opts: { fs: FsOps; guardWrite?: WriteGuard }): To
     label: "Edit",
     description: EDIT_DESCRIPTION,
     parameters: jsonSchema(EditParams),
+    effect: "writes-files",
+    paths: (a) => pathArg(a, "path", "file"),
     concurrency: "exclusive",
     nonAbortable: true,
     source: "builtin",

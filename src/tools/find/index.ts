@@ -2,7 +2,7 @@
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
 import type { OutputMeta } from "../output-notice.js";
-import { resolveSearchPath } from "../paths.js";
+import { resolveSearchPath, searchPaths } from "../paths.js";
 import { formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
@@ -23,6 +23,8 @@ export function createFindTool(opts: { fs: FsOps; rgPath: string | null; env?: R
     name: "find",
     label: "Find",
     description: FIND_DESCRIPTION,
+    effect: "read-only",
+    paths: (a) => searchPaths(a),
     parameters: jsonSchema(FindParams),
     concurrency: "shared",
     source: "builtin",

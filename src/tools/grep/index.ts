@@ -3,7 +3,7 @@ import { Type, type Static } from "typebox";
 import type { AgentToolResult } from "../../shared/types.js";
 import type { FsOps } from "../ops/fs-ops.js";
 import type { OutputMeta } from "../output-notice.js";
-import { resolveSearchPath } from "../paths.js";
+import { resolveSearchPath, searchPaths } from "../paths.js";
 import type { GrepQuery, grepWithWalker } from "../search/grep-search.js";
 import { formatSize, GREP_MAX_LINE_LENGTH, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
@@ -37,6 +37,8 @@ export function createGrepTool(opts: GrepToolOptions): Tool<GrepArgs> {
     name: "grep",
     label: "Grep",
     description: GREP_DESCRIPTION,
+    effect: "read-only",
+    paths: (a) => searchPaths(a),
     parameters: jsonSchema(GrepParams),
     concurrency: "shared",
     source: "builtin",

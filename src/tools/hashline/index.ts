@@ -4,9 +4,9 @@ import { dirname } from "node:path";
 import { Type, type Static } from "typebox";
 import type { AgentToolResult } from "../../shared/types.js";
 import type { FsOps } from "../ops/fs-ops.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
-import type { Tool, ToolContext } from "../types.js";
+import type { Tool, ToolContext, ToolPath } from "../types.js";
 import type { WriteGuard } from "../write/index.js";
 import { contentLines, toOp, type HashlineEntry } from "./anchors.js";
 import { applyHashlineOps, identicalContentError } from "./apply.js";
@@ -69,6 +69,8 @@ export function createHashlineEditTool(opts: HashlineEditOptions): Tool<Hashline
     label: "Edit",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),
+    effect: "writes-files",
+    paths: hashlinePaths,
     concurrency: "exclusive",
     nonAbortable: true,
     source: "builtin",
@@ -85,6 +87,12 @@ export function createHashlineEditTool(opts: HashlineEditOptions): Tool<Hashline
       return combine(results);
     },
   };
+}
+
+/** Every file an edit writes: each entry's path, and where a `move` puts it. */
+function hashlinePaths(args: Record<string, unknown>): ToolPath[] {
+  const edits = Array.isArray(args.edits) ? (args.edits as unknown[]) : [];
+  return edits.flatMap((e) => (e && typeof e === "object" ? [...pathArg(e as Record<string, unknown>, "path", "file"), ...pathArg(e as Record<string, unknown>, "move", "file")] : []));
 }
 
 function combine(results: FileResult[]): AgentToolResult {

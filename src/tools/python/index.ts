@@ -70,6 +70,8 @@ export function createPythonTool(opts: PythonToolOptions = {}): Tool<PythonArgs>
     label: "Python",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),
+    // runs the model's code in a Python kernel: it can do anything a program can
+    effect: "runs-commands",
     concurrency: "exclusive",
     source: "builtin",
     unavailable() {

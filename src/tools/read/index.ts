@@ -3,7 +3,7 @@ import { Type, type Static } from "typebox";
 import type { AgentToolResult } from "../../shared/types.js";
 import type { FsOps } from "../ops/fs-ops.js";
 import type { OutputMeta } from "../output-notice.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
@@ -43,6 +43,8 @@ export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
     label: "Read",
     description: opts.hashLines ? HASHLINE_DESCRIPTION : readDescription(opts.lineNumbers ?? false),
     parameters: jsonSchema(ReadParams),
+    effect: "read-only",
+    paths: (a) => pathArg(a, "path", "file"),
     concurrency: "shared",
     nonAbortable: true,
     source: "builtin",

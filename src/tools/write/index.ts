@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
 import { stripDisplayPrefixes } from "../hashline/anchors.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 
@@ -32,6 +32,8 @@ export function createWriteTool(opts: WriteToolOptions): Tool<WriteArgs> {
     label: "Write",
     description: WRITE_DESCRIPTION,
     parameters: jsonSchema(WriteParams),
+    effect: "writes-files",
+    paths: (a) => pathArg(a, "path", "file"),
     concurrency: "exclusive",
     source: "builtin",
     async execute(args, ctx) {
