@@ -142,12 +142,19 @@ function hereStringText(node: SyntaxNode): string | undefined {
   return value === undefined ? undefined : `${value}\n`;
 }
 
-/** The fixed text of a here-document, or undefined when it expands something. */
+/**
+ * The fixed text of a here-document, or undefined when it expands something or the grammar's
+ * reading of it is not exactly operator, delimiter, newline, body, delimiter (the grammar
+ * misreads some bodies, e.g. one starting with a backslash).
+ */
 function hereDocText(node: SyntaxNode): string | undefined {
   const children = node.children();
+  const op = children[0]?.kind() ?? "";
   const start = children.find((c) => c.kind() === "heredoc_start")?.text() ?? "";
   const body = children.find((c) => c.kind() === "heredoc_body");
-  if (!body) return "";
+  const end = children.find((c) => c.kind() === "heredoc_end")?.text() ?? "";
+  const expected = ["<<", "<<-"].includes(op) && children.every((c) => ["<<", "<<-", "heredoc_start", "heredoc_body", "heredoc_end"].includes(c.kind()));
+  if (!body || !expected || node.text().replace(/^(<<-?)[ \t]*/, "$1") !== `${op}${start}\n${body.text()}${end}`) return undefined;
   const quoted = /['"\\]/.test(start);
   if (!quoted && body.children().some((c) => c.kind() !== "heredoc_content")) return undefined;
   let text = quoted ? body.text() : body.text().replace(/\\([$`\\\n])/g, (_, c: string) => (c === "\n" ? "" : c));

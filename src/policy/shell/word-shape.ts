@@ -17,9 +17,8 @@ export interface WordShape {
 const BRACES = /\{[^{}]*(,|\.\.)[^{}]*\}/;
 
 /** An unquoted word's characters: `\x` is x, backslash-newline vanishes, glob characters and brace expansions are wildcards. */
-function unquoted(text: string, out: Atom[]): boolean {
+function unquoted(text: string, out: Atom[], braces: boolean): boolean {
   let fixed = true;
-  const braces = BRACES.test(text);
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === "\\" && i + 1 < text.length) {
@@ -48,29 +47,37 @@ function doubleQuoted(text: string, out: Atom[]): void {
 }
 
 /** Appends the node's atoms; false when any part of it is computed or a wildcard. */
-function collect(node: SyntaxNode, out: Atom[]): boolean {
+function collect(node: SyntaxNode, out: Atom[], braces: boolean): boolean {
   switch (node.kind()) {
     case "word":
     case "number":
-      return unquoted(node.text(), out);
+      return unquoted(node.text(), out, braces);
     case "raw_string":
       for (const c of node.text().slice(1, -1)) out.push({ c });
       return true;
     case "string": {
+      // The grammar leaves some characters (a newline) between its children: read the gaps from the text.
+      const text = node.text();
       let fixed = true;
-      for (const child of node.children()) {
+      let cursor = 1;
+      for (const child of node.children().slice(1, -1)) {
+        const at = text.indexOf(child.text(), cursor);
+        if (at === -1) return false;
+        doubleQuoted(text.slice(cursor, at), out);
         if (child.kind() === "string_content") doubleQuoted(child.text(), out);
-        else if (child.kind() !== '"') {
+        else {
           out.push(STAR);
           fixed = false;
         }
+        cursor = at + child.text().length;
       }
+      doubleQuoted(text.slice(cursor, -1), out);
       return fixed;
     }
     case "concatenation":
     case "command_name": {
       let fixed = true;
-      for (const child of node.children()) fixed = collect(child, out) && fixed;
+      for (const child of node.children()) fixed = collect(child, out, braces) && fixed;
       return fixed;
     }
     default:
@@ -82,6 +89,6 @@ function collect(node: SyntaxNode, out: Atom[]): boolean {
 /** The shape of a word node (a command name, an argument, a here-string). */
 export function wordShape(node: SyntaxNode): WordShape {
   const atoms: Atom[] = [];
-  const fixed = collect(node, atoms);
+  const fixed = collect(node, atoms, BRACES.test(node.text()));
   return fixed ? { literal: atoms.map((a) => a.c).join(""), atoms } : { atoms };
 }
