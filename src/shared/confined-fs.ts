@@ -14,7 +14,10 @@ import { basename, dirname, join, resolve } from "node:path";
 export type WriteRefusal = (realPath: string, shown: string) => string | undefined;
 
 export interface ConfinedFs {
-  writeFile(path: string, data: string | Buffer): Promise<void>;
+  /** Writes the file (`mode`: set its permission bits, as a checkpoint restore does for executables). */
+  writeFile(path: string, data: string | Buffer, mode?: number): Promise<void>;
+  /** Creates a symbolic link at `path` pointing to `target` (the target is not followed). */
+  symlink(target: string, path: string): Promise<void>;
   /** Creates the folder and its missing parents. */
   mkdir(path: string): Promise<void>;
   unlink(path: string): Promise<void>;
@@ -86,7 +89,7 @@ export function confinedFs(refuse: WriteRefusal): ConfinedFs {
     }
   }
 
-  async function writeFile(path: string, data: string | Buffer, links = 0): Promise<void> {
+  async function writeFile(path: string, data: string | Buffer, mode: number | undefined, links = 0): Promise<void> {
     const next = await inDir(path, false, async (dir, name) => {
       let file: fsp.FileHandle;
       try {
@@ -98,6 +101,7 @@ export function confinedFs(refuse: WriteRefusal): ConfinedFs {
       }
       try {
         await file.writeFile(data);
+        if (mode !== undefined) await file.chmod(mode);
       } finally {
         await file.close();
       }
@@ -105,12 +109,13 @@ export function confinedFs(refuse: WriteRefusal): ConfinedFs {
     });
     if (next === undefined) return;
     if (links >= MAX_LINKS) throw Object.assign(new Error(`Too many levels of symbolic links: ${path}`), { code: "ELOOP" });
-    return writeFile(next, data, links + 1);
+    return writeFile(next, data, mode, links + 1);
   }
 
   if (!PROC) return judgedFirst(refuse);
   return {
-    writeFile: (path, data) => writeFile(path, data),
+    writeFile: (path, data, mode) => writeFile(path, data, mode),
+    symlink: (target, path) => inDir(path, false, (dir, name) => fsp.symlink(target, dir.entry(name))),
     mkdir: async (path) => (await openDir(path, true)).handle.close(),
     unlink: (path) => inDir(path, false, (dir, name) => fsp.unlink(dir.entry(name))),
     rmdir: (path) => inDir(path, false, (dir, name) => fsp.rmdir(dir.entry(name))),
@@ -127,7 +132,12 @@ function judgedFirst(refuse: WriteRefusal): ConfinedFs {
     if (why !== undefined) throw new WriteRefusedError(why);
   };
   return {
-    writeFile: async (p, d) => (await judge(p), fsp.writeFile(p, d)),
+    writeFile: async (p, d, mode) => {
+      await judge(p);
+      await fsp.writeFile(p, d);
+      if (mode !== undefined) await fsp.chmod(p, mode);
+    },
+    symlink: async (t, p) => (await judge(p), fsp.symlink(t, p)),
     mkdir: async (p) => {
       await fsp.mkdir(p, { recursive: true });
       await judge(p);
