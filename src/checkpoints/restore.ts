@@ -17,7 +17,7 @@ import { confinedFs, type ConfinedFs } from "../shared/confined-fs.js";
 import { errorMessage } from "../shared/errors.js";
 import { rawChanges } from "./diff.js";
 import type { GitContext } from "./git-runner.js";
-import { joinNul, runGit, splitNul } from "./git-runner.js";
+import { joinNul, runGit } from "./git-runner.js";
 import type { RestoreResult } from "./types.js";
 
 export interface ApplyRestoreInput {

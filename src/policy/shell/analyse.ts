@@ -12,21 +12,11 @@
 // - `unsure`: pith cannot read the line with confidence (every opaque reason, a redirection to a
 //   computed path, a function definition). Such a line is never allowed by a prefix rule.
 import { loadBashParser } from "./parser.js";
-import { makePart, snippet, type CommandPart } from "./command-part.js";
+import { makePart, snippet, type ShellAnalysis } from "./command-part.js";
 import { harmlessVariable } from "./assignments.js";
 import { isMissing, literalValue, type SyntaxNode } from "./syntax-node.js";
 
-export type { CommandPart } from "./command-part.js";
-
-export interface ShellAnalysis {
-  parts: CommandPart[];
-  /** Files written by output redirections (`>`, `>>`, `&>`, `>|`, `<>`), as written, `/dev/null` and the like left out. */
-  writes: string[];
-  /** Why the command cannot be read with confidence; undefined when it can. */
-  unsure?: string;
-  /** Why some part of the command may run any program; undefined when every program it runs is named. */
-  opaque?: string;
-}
+export type { CommandPart, ShellAnalysis } from "./command-part.js";
 
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const OUTPUT_OPS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);

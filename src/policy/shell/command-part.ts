@@ -5,7 +5,6 @@ import { squashSpaces } from "../bash-pattern.js";
 import { programFacts } from "./programs.js";
 import { literalValue, type SyntaxNode } from "./syntax-node.js";
 import { wordShape, type WordShape } from "./word-shape.js";
-import type { ShellAnalysis } from "./analyse.js";
 
 export interface CommandPart {
   /** The command as written, assignments first, words unquoted, one space between: what allow rules match. */
@@ -26,6 +25,17 @@ export interface CommandPart {
   scripts: string[];
   /** Those scripts' own analysis (deny and ask rules look inside). */
   nested?: ShellAnalysis;
+}
+
+/** A command line read by shell/analyse.ts. */
+export interface ShellAnalysis {
+  parts: CommandPart[];
+  /** Files written by output redirections (`>`, `>>`, `&>`, `>|`, `<>`), as written, `/dev/null` and the like left out. */
+  writes: string[];
+  /** Why the command cannot be read with confidence; undefined when it can. */
+  unsure?: string;
+  /** Why some part of the command may run any program; undefined when every program it runs is named. */
+  opaque?: string;
 }
 
 /** A part from syntax nodes (`stdin`: the fixed text on its standard input, when it has one). */
