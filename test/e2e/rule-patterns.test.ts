@@ -37,8 +37,10 @@ async function start(withRules: boolean): Promise<Pith & { files: string[] }> {
 
 const REPLY = `${"a".repeat(70)}!`;
 
-/** Milliseconds from the prompt's response to its prompt_result. */
+/** Milliseconds from the prompt's response to its prompt_result (after a first run that loads what the rules need). */
 async function timedRun(p: Pith): Promise<{ ms: number; result: Frame }> {
+  llm.enqueue({ text: "warm" });
+  await p.promptAndWait("warm up");
   llm.enqueue({ text: REPLY });
   const from = p.frames.length;
   const res = await p.request({ type: "prompt", message: "say a's" });
