@@ -199,11 +199,12 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
         env: childEnv,
         exec,
         guardWrite: boxed?.guardWrite,
+        confineWrites: boxed?.refuseWrite,
         fs: parts.fs,
         readLineNumbers: settings.readLineNumbers,
         editMode,
       });
-      const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: parts.fs });
+      const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, confineWrites: boxed?.refuseWrite, fs: parts.fs });
       const all = applyPythonMode([...builtin, ...reference, ...(taskTool ? [taskTool] : [])], settings);
       return chooseTools(all, args, o, e.log);
     },

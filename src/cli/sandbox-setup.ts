@@ -13,6 +13,8 @@ export interface SessionSandboxSetup {
   sandbox: SessionSandbox;
   /** For edit/write: the physical path to write, or throws saying why not. */
   guardWrite: Sandbox["guardWrite"];
+  /** For every file tool's write: judges where it really lands, through verified folder handles. */
+  refuseWrite: Sandbox["refuseWrite"];
   /** Where the `bash` command keeps its shell state and full outputs (writable inside the sandbox). */
   shellDir: string;
 }
@@ -65,6 +67,7 @@ export async function setUpSandbox(settings: SandboxSettings, o: SandboxSetupOpt
       },
     },
     guardWrite: (abs) => sandbox.guardWrite(abs),
+    refuseWrite: sandbox.refuseWrite,
     shellDir,
   };
 }

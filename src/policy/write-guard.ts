@@ -21,6 +21,21 @@ function inside(root: string, path: string): boolean {
   return path === root || relativeInside(root, path) !== undefined;
 }
 
+/**
+ * Why a write may not land at physical path `real` (undefined when it may): the check itself,
+ * also run by the confined file operations (shared/confined-fs.ts) on the path an open folder
+ * handle really has, so a folder swapped for a link after this check cannot move the write.
+ */
+export function writeRefusal(where: WriteRoots): (real: string, shown: string) => string | undefined {
+  const label = `The sandbox (${where.mode})`;
+  return (real, shown) => {
+    if (where.mode === "read-only") return `${label} does not allow writing files: ${shown} was not written.`;
+    if (where.roots.some((root) => inside(root, real))) return undefined;
+    const via = real === shown ? "" : ` (it leads to ${real})`;
+    return `${label} allows writing only inside ${where.roots.join(", ")}: ${shown}${via} is outside, so it was not written.`;
+  };
+}
+
 /** Judges the absolute path a tool is about to write (as the tool resolved it). Never throws. */
 export async function checkWritePath(absPath: string, where: WriteRoots): Promise<WriteCheck> {
   const label = `The sandbox (${where.mode})`;

@@ -228,8 +228,8 @@ export class RpcServer {
       slot.hostTools.rejectAll();
       slot.session.bash.abort();
     }
-    await Promise.race([Promise.all(slots.map((slot) => slot.session.abort())), new Promise((r) => setTimeout(r, 2000).unref())]);
+    await Promise.race([Promise.all(slots.map((slot) => slot.session.abort())), new Promise((r) => setTimeout(r, 1000).unref())]);
     for (const slot of slots) slot.framer.flush();
-    await Promise.race([this.transport.writer.flush(), new Promise((r) => setTimeout(r, 1000).unref())]);
+    await Promise.race([this.transport.writer.flush(), new Promise((r) => setTimeout(r, 400).unref())]);
   }
 }

@@ -7,7 +7,8 @@ import { createGrepTool } from "./grep/index.js";
 import { createHashlineEditTool } from "./hashline/index.js";
 import { createLsTool } from "./ls/index.js";
 import { createNodeExecOps, type ExecOps } from "./ops/exec-ops.js";
-import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
+import { confineFsOps, createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
+import type { WriteRefusal } from "../shared/confined-fs.js";
 import { createReadTool } from "./read/index.js";
 import { createMemoryTodoStore, createTodoWriteTool, type TodoStore } from "./todo-write/index.js";
 import type { Tool } from "./types.js";
@@ -32,6 +33,8 @@ export interface BuiltinToolsOptions {
   todos?: TodoStore;
   /** Under a sandbox: the guard edit and write call before writing (see WriteGuard). */
   guardWrite?: WriteGuard;
+  /** Under a sandbox: judges where every file write really lands (see confineFsOps). */
+  confineWrites?: WriteRefusal;
   /** Environment of every child process (bash commands, rg): see `childEnvironment`. Default: pith's own. */
   env?: Record<string, string>;
   /** `read` numbers its lines (setting `readLineNumbers`). Default: off. */
@@ -42,7 +45,8 @@ export interface BuiltinToolsOptions {
 
 /** Every built-in tool, in BUILTIN_TOOL_NAMES order. `cwd` is the default the session passes in ctx. */
 export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
-  const fs = opts.fs ?? createNodeFsOps();
+  const base = opts.fs ?? createNodeFsOps();
+  const fs = opts.confineWrites ? confineFsOps(base, opts.confineWrites) : base;
   const rgPath = opts.rgPath ?? null;
   const hashline = opts.editMode === "hashline";
   return [

@@ -4,7 +4,8 @@ import { createAstEditTool, createAstGrepTool } from "./ast-grep/index.js";
 import { createCalcTool } from "./calc/index.js";
 import { createDisplayImageTool, createInspectImageTool, type VisionPort } from "./images/index.js";
 import { createNotebookTool } from "./notebook/index.js";
-import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
+import { confineFsOps, createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
+import type { WriteRefusal } from "../shared/confined-fs.js";
 import { createPythonTool } from "./python/index.js";
 import { createRenderMermaidTool } from "./render-mermaid/index.js";
 import type { Tool } from "./types.js";
@@ -25,6 +26,8 @@ export interface ReferenceToolSwitches {
 export interface ReferenceToolsOptions {
   fs?: FsOps;
   guardWrite?: WriteGuard;
+  /** Under a sandbox: judges where every file write really lands (see confineFsOps). */
+  confineWrites?: WriteRefusal;
   switches?: ReferenceToolSwitches;
   /** ripgrep for the file walk of ast_grep / ast_edit (null: the built-in walker). */
   rgPath?: string | null;
@@ -39,7 +42,8 @@ export interface ReferenceToolsOptions {
 /** The enabled reference tools, in REFERENCE_TOOL_NAMES order. */
 export function createReferenceTools(opts: ReferenceToolsOptions = {}): Tool[] {
   const on = { astGrep: true, astEdit: true, notebook: true, calc: true, renderMermaid: true, inspectImage: true, ...opts.switches };
-  const fs = opts.fs ?? createNodeFsOps();
+  const base = opts.fs ?? createNodeFsOps();
+  const fs = opts.confineWrites ? confineFsOps(base, opts.confineWrites) : base;
   const ast = { fs, rgPath: opts.rgPath ?? null, env: opts.env, guardWrite: opts.guardWrite };
   const tools: Tool[] = [];
   if (opts.python?.toolMode !== "bash-only") tools.push(createPythonTool({ interpreter: opts.python?.interpreter, env: opts.env }));

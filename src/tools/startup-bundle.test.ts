@@ -17,8 +17,9 @@ const LAZY = [
   "src/tools/search/list-files.ts",
   "src/tools/edit/diff.ts",
   "node_modules/diff/",
-  "node_modules/picomatch/",
   "node_modules/ignore/",
+  "node_modules/re2js/",
+  "src/shared/linear-regex.ts",
   "src/checkpoints/",
   // issue 24: the reference's tools load their libraries on first use
   "src/tools/hashline/preview.ts",

@@ -11,6 +11,7 @@ import type { ParsedArgs } from "../args.js";
 import { composeSession, pithHomeOf, probeModel, type Environment } from "../compose.js";
 import { attachExtensions } from "../extensions.js";
 import { applyRpcOverrides, loadSettings, settingsPaths, type Settings } from "../settings.js";
+import { exitOnSignals } from "../termination.js";
 import { VERSION } from "./rpc.js";
 
 /** Takes stdout for the protocol: returns the writer that reaches the real stdout. */
@@ -66,13 +67,11 @@ export async function runAcpMode(args: ParsedArgs, settings: Settings, e: Enviro
   const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
   const connection = door.app.connect(acp.ndJsonStream(output, input));
   const finish = async () => {
-    await Promise.race([door.closeAll(), new Promise((r) => setTimeout(r, 2000).unref())]);
+    await Promise.race([door.closeAll(), new Promise((r) => setTimeout(r, 1200).unref())]);
     killAllProcessGroups();
     releaseAllLocks();
   };
-  const onSignal = (code: number) => void finish().finally(() => process.exit(code));
-  process.once("SIGINT", () => onSignal(130));
-  process.once("SIGTERM", () => onSignal(143));
+  exitOnSignals(finish);
   await connection.closed;
   await finish();
   return 0;

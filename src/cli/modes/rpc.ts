@@ -4,9 +4,9 @@ import { attachExtensions } from "../extensions.js";
 import { RpcServer } from "../../rpc/server.js";
 import { createStdioTransport } from "../../transport/index.js";
 import { killAllProcessGroups } from "../../tools/ops/process-groups.js";
-import { releaseAllLocks } from "../../session/index.js";
 import type { ParsedArgs } from "../args.js";
 import { composeSession, type Environment } from "../compose.js";
+import { exitOnSignals } from "../termination.js";
 import type { Settings } from "../settings.js";
 
 declare const __PITH_VERSION__: string;
@@ -44,15 +44,7 @@ export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Enviro
   session.models.trackDiscovery(discovery);
   await attachExtensions(args, session, pithHome, e.log, server.extensionBindings);
   server.announceCommands();
-  const onSignal = (code: number) => {
-    void server.terminate().finally(() => {
-      killAllProcessGroups();
-      releaseAllLocks();
-      process.exit(code);
-    });
-  };
-  process.once("SIGINT", () => onSignal(130));
-  process.once("SIGTERM", () => onSignal(143));
+  exitOnSignals(() => server.terminate());
   const code = await server.serve();
   killAllProcessGroups();
   await session.close();

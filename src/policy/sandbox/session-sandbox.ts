@@ -5,13 +5,14 @@
 // Wiring: after `probeSandbox` succeeded, per session:
 //   const sandbox = await prepareSandbox(settings, { cwd, tmpBase });
 //   createNodeExecOps({ wrapCommand: sandbox.wrap })             // bash tool and the user `bash` command
-//   createBuiltinTools({ ..., guardWrite: sandbox.guardWrite })   // edit/write enforce the same roots
+//   createBuiltinTools({ ..., guardWrite: sandbox.guardWrite,     // edit/write enforce the same roots,
+//     confineWrites: sandbox.refuseWrite })                       // every write through verified folder handles
 //   ... on session end: await sandbox.dispose()                    // removes the private /tmp
 import { mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PithError } from "../../shared/errors.js";
-import { assertWritable } from "../write-guard.js";
+import { assertWritable, writeRefusal } from "../write-guard.js";
 import { wrapInBwrap, type BwrapLayout, type CommandLine } from "./bwrap-args.js";
 import type { SandboxSettings, SandboxState } from "./config.js";
 
@@ -25,6 +26,8 @@ export interface Sandbox {
   wrap(line: CommandLine, cwd: string): CommandLine;
   /** For the write/edit tools' `guardWrite` hook: the physical path to write, or throws saying why not. */
   guardWrite(absPath: string): Promise<string>;
+  /** For the file tools' confined writes: why a write may not land at a physical path (undefined: it may). */
+  refuseWrite(real: string, shown: string): string | undefined;
   /** Removes the private /tmp. */
   dispose(): Promise<void>;
 }
@@ -77,6 +80,7 @@ export async function prepareSandbox(settings: SandboxSettings, opts: PrepareOpt
     roots,
     wrap: (line, dir) => wrapInBwrap(layout, line, dir),
     guardWrite: (absPath) => assertWritable(absPath, { mode, roots }),
+    refuseWrite: writeRefusal({ mode, roots }),
     dispose: () => rm(tmpDir, { recursive: true, force: true }),
   };
 }
