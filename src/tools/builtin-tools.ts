@@ -11,6 +11,7 @@ import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
 import { createReadTool } from "./read/index.js";
 import { createMemoryTodoStore, createTodoWriteTool, type TodoStore } from "./todo-write/index.js";
 import type { Tool } from "./types.js";
+import type { FileObserver } from "./write/file-observer.js";
 import { createWriteTool, type WriteGuard } from "./write/index.js";
 
 export const BUILTIN_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls", "todo_write"] as const;
@@ -38,6 +39,8 @@ export interface BuiltinToolsOptions {
   readLineNumbers?: boolean;
   /** `edit.mode`: exact-text replacement (default) or line-hash anchored edits (engine §3.4.2). */
   editMode?: "replace" | "hashline";
+  /** Told of every file write and edit writes (language-server diagnostics after writes). */
+  fileObserver?: FileObserver;
 }
 
 /** Every built-in tool, in BUILTIN_TOOL_NAMES order. `cwd` is the default the session passes in ctx. */
@@ -45,11 +48,12 @@ export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
   const fs = opts.fs ?? createNodeFsOps();
   const rgPath = opts.rgPath ?? null;
   const hashline = opts.editMode === "hashline";
+  const observer = opts.fileObserver;
   return [
     createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true), lineNumbers: opts.readLineNumbers, hashLines: hashline }),
     createBashTool({ exec: opts.exec ?? createNodeExecOps({ env: opts.env }), tempDir: opts.tempDir ?? tmpdir() }),
-    hashline ? createHashlineEditTool({ fs, guardWrite: opts.guardWrite }) : createEditTool({ fs, guardWrite: opts.guardWrite }),
-    createWriteTool({ fs, guardWrite: opts.guardWrite, stripHashPrefixes: hashline }),
+    hashline ? createHashlineEditTool({ fs, guardWrite: opts.guardWrite, observer }) : createEditTool({ fs, guardWrite: opts.guardWrite, observer }),
+    createWriteTool({ fs, guardWrite: opts.guardWrite, stripHashPrefixes: hashline, observer }),
     createGrepTool({ fs, rgPath, env: opts.env }),
     createFindTool({ fs, rgPath, env: opts.env }),
     createLsTool({ fs }),

@@ -12,6 +12,7 @@ export const LAYERS: Record<string, readonly string[]> = {
   providers: ["shared"],
   tools: ["shared"],
   mcp: ["shared", "tools"],
+  lsp: ["shared", "tools"],
   policy: ["shared"],
   checkpoints: ["shared"],
   agent: ["shared", "providers", "tools"],
@@ -20,7 +21,7 @@ export const LAYERS: Record<string, readonly string[]> = {
   rpc: ["shared", "protocol", "transport", "session"],
   acp: ["shared", "session"],
   client: ["shared", "protocol", "transport"],
-  cli: ["shared", "protocol", "transport", "providers", "tools", "mcp", "policy", "checkpoints", "agent", "extensions", "session", "rpc", "acp"],
+  cli: ["shared", "protocol", "transport", "providers", "tools", "mcp", "lsp", "policy", "checkpoints", "agent", "extensions", "session", "rpc", "acp"],
 };
 
 export interface SourceFile {
