@@ -4,13 +4,17 @@
 //   fake-lsp-server.mjs [mode]
 //     normal   every line of an opened or changed document containing "ERROR" is an error
 //              diagnostic (published 20 ms later, without a version); formatting upper-cases
-//              "fmt"; everything else is left to the library (unknown requests: method not found)
+//              "fmt"; rename replaces the word at the position in every file of the same type
+//              in the root and its subfolders; everything else is left to the library
+//              (unknown requests: method not found)
 //     hang     reads its input and never answers anything, initialize included
 //     mute     answers initialize, then never publishes nor answers anything else
 //     crash    answers initialize, then exits with code 3 on the first opened document
 //
 // FAKE_LSP_LOG=<file>: every process start appends "start <pid>" to it.
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
@@ -39,7 +43,28 @@ if (mode === "hang") {
     });
     setTimeout(() => conn.sendNotification("textDocument/publishDiagnostics", { uri, diagnostics }), 20);
   };
-  conn.onRequest("initialize", () => ({ capabilities: { textDocumentSync: 1, documentFormattingProvider: mode === "normal" } }));
+  let root = process.cwd();
+  conn.onRequest("initialize", (p) => {
+    if (p.rootUri) root = fileURLToPath(p.rootUri);
+    return { capabilities: { textDocumentSync: 1, documentFormattingProvider: mode === "normal", renameProvider: mode === "normal" } };
+  });
+  conn.onRequest("textDocument/rename", (p) => {
+    const line = (docs.get(p.textDocument.uri) ?? "").split("\n")[p.position.line] ?? "";
+    const word = /\w+/.exec(line.slice(p.position.character))?.[0];
+    if (!word) return null;
+    const ext = path.extname(fileURLToPath(p.textDocument.uri));
+    const changes = {};
+    for (const dir of [root, ...readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(root, e.name))]) {
+      for (const name of readdirSync(dir).filter((n) => n.endsWith(ext))) {
+        const file = path.join(dir, name);
+        const edits = readFileSync(file, "utf8").split("\n").flatMap((text, n) =>
+          [...text.matchAll(new RegExp(`\\b${word}\\b`, "g"))].map((m) => ({ range: { start: { line: n, character: m.index }, end: { line: n, character: m.index + word.length } }, newText: p.newName })),
+        );
+        if (edits.length > 0) changes[pathToFileURL(file).href] = edits;
+      }
+    }
+    return { changes };
+  });
   conn.onNotification("initialized", () => undefined);
   conn.onNotification("textDocument/didOpen", (p) => {
     if (mode === "crash") {
