@@ -8,10 +8,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import * as acp from "@agentclientprotocol/sdk";
+import { afterEach, describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/policy/index.js";
+import { startAcp, type AcpRun } from "../support/acp-client.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
-import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
+import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 
 const llm = useFakeLlm();
 const open = trackPiths();
@@ -209,6 +211,41 @@ describe("lsp edits are judged by the permission rules, as edits of each file", 
     expect(isError).toBe(false);
     expect(reply).toBe("Renamed to pwned: 2 file(s) changed:\na.fk: 1 edit\nsecret/b.fk: 1 edit");
     expect(readFileSync(path.join(p.cwd, "secret", "b.fk"), "utf8")).toBe("pwned is here too\n");
+  }, 120_000);
+});
+
+describe("lsp in ACP mode", () => {
+  const runs: AcpRun[] = [];
+  afterEach(async () => {
+    await Promise.all(runs.splice(0).map((r) => r.close()));
+  });
+
+  it("the server is sent the editor's buffers, and a rename writes through them, not to disk", async () => {
+    const home = tempDir("pith-lsp-acp-home-");
+    const cwd = tempDir("pith-lsp-acp-cwd-");
+    writeFileSync(path.join(home, "models.json"), JSON.stringify(fakeModelsJson(llm.url)));
+    const servers = { fake: { command: process.execPath, args: [FAKE_LSP, "normal"], fileTypes: [".fk"] } };
+    writeFileSync(path.join(home, "settings.json"), JSON.stringify({ lsp: { enabled: true, servers, diagnosticsTimeoutMs: 20_000 } }));
+    const b = path.join(cwd, "b.fk");
+    writeFileSync(b, "greet twice greet\n");
+    const fs = { files: new Map([[b, "greet twice greet\n"]]), reads: [] as string[], writes: [] as string[] };
+    const run = await startAcp({ cli: CLI, args: MODEL, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, PITH_HOME: home }, cwd, fs });
+    runs.push(run);
+    await run.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } } });
+    const { sessionId } = await run.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+    const from = llm.requests.length;
+    llm.enqueue(
+      { toolCalls: [write("a1", "a.fk", "an ERROR in the buffer\n")] },
+      { toolCalls: [lsp("n1", { action: "rename", file: "b.fk", line: 1, symbol: "greet", new_name: "hello" })] },
+      { text: "ok" },
+    );
+    await run.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] });
+    expect(toolReply(from, "a1")).toBe("Successfully wrote 23 bytes to a.fk\n\nLSP fake: 1 error\na.fk:1:4 error: ERROR found on line 1 (fake)");
+    expect(existsSync(path.join(cwd, "a.fk"))).toBe(false);
+    expect(toolReply(from, "n1")).toBe("Renamed to hello: 1 file(s) changed:\nb.fk: 2 edits");
+    expect(fs.files.get(b)).toBe("hello twice hello\n");
+    expect(readFileSync(b, "utf8")).toBe("greet twice greet\n");
+    expect(fs.writes).toEqual([path.join(cwd, "a.fk"), b]);
   }, 120_000);
 });
 
