@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/policy/index.js";
+import { RpcClient } from "../../src/client/index.js";
 import { startAcp, type AcpRun } from "../support/acp-client.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
@@ -137,6 +138,21 @@ describe("lsp when servers are missing or misbehave", () => {
     expect(byName.get("typescript-language-server")).toMatchObject({ status: "unavailable", error: "typescript-language-server is not on PATH" });
     expect((await ok(p, { type: "get_lsp_servers" })).servers).toEqual(state.lspServers);
   }, 120_000);
+
+  it("the TypeScript client's getLspServers reads the same list from the built CLI", async () => {
+    const home = tempDir("pith-lsp-home-");
+    const servers = { fake: { command: process.execPath, args: [FAKE_LSP], fileTypes: [".fk"] } };
+    writeFileSync(path.join(home, "settings.json"), JSON.stringify({ lsp: { enabled: true, servers } }));
+    const client = new RpcClient({ cliPath: CLI, cwd: tempDir("pith-lsp-cwd-"), env: { PATH: "/usr/bin:/bin", HOME: home, PITH_HOME: home } });
+    await client.start();
+    try {
+      const { servers: listed } = await client.getLspServers();
+      expect(listed[0]).toEqual({ name: "fake", language: "fk", command: process.execPath, status: "idle" });
+      expect(listed.find((s) => s.name === "gopls")).toEqual({ name: "gopls", language: "go", command: "gopls", status: "unavailable", error: "gopls is not on PATH" });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   it("with lsp.enabled off there is no lsp tool, no server and nothing in get_state", async () => {
     const p = await start({ lsp: { enabled: false } });
