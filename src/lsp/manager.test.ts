@@ -72,6 +72,18 @@ describe("diagnostics from a server", () => {
     expect(await observer.afterWrite({ path: path.join(cwd, "c.txt"), content: "ERROR\n", kind: "write" }, new AbortController().signal)).toBeUndefined();
   });
 
+  it("a file read starts its server in the background, with the file open", async () => {
+    const { cwd, manager, observer, starts } = setUp("normal");
+    const file = path.join(cwd, "r.fk");
+    observer.afterRead!(file, "ERROR\n");
+    observer.afterRead!(path.join(cwd, "other.txt"), "x");
+    const instance = manager.instanceFor(file)!;
+    await instance.ready(within(10_000));
+    await expect.poll(() => instance.textOf(file)).toBe("ERROR\n");
+    expect(starts()).toBe(1);
+    expect(manager.statuses()[0].status).toBe("running");
+  });
+
   it("formats on write through the server and writes the formatted text", async () => {
     const { cwd, observer } = setUp("normal", { formatOnWrite: true, diagnosticsTimeoutMs: 10_000 });
     const file = path.join(cwd, "f.fk");

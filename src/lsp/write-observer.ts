@@ -3,6 +3,7 @@
 // diagnostics from its server and append its errors and warnings, a few lines at most. A file no
 // server handles, or whose text the server already had, adds nothing; a write with
 // lsp.formatOnWrite is formatted by the server first (and written again through the same path).
+// A file `read` reads starts its server in the background, so the first write finds it warm.
 import type { Diagnostic, TextEdit } from "vscode-languageserver-protocol";
 import type { FileObserver, FsOps, WrittenFile } from "../tools/index.js";
 import { checkFile, type FileCheck } from "./check-file.js";
@@ -44,6 +45,15 @@ export function createFileObserver(o: ObserverOptions): FileObserver {
         return out;
       });
       return notes.length > 0 ? notes.join("\n") : undefined;
+    },
+    afterRead(path, text) {
+      const instance = o.manager.instanceFor(path);
+      if (!instance) return;
+      // The server starts (and loads the file's project) while the model is still thinking.
+      instance.ready(new AbortController().signal).then(
+        ({ docs }) => void docs.sync(path, text),
+        () => undefined, // cannot start now: the write that follows says why
+      );
     },
   };
 }

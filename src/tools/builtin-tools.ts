@@ -39,7 +39,7 @@ export interface BuiltinToolsOptions {
   readLineNumbers?: boolean;
   /** `edit.mode`: exact-text replacement (default) or line-hash anchored edits (engine §3.4.2). */
   editMode?: "replace" | "hashline";
-  /** Told of every file write and edit writes (language-server diagnostics after writes). */
+  /** Told of every file read reads and write and edit write (language-server diagnostics after writes). */
   fileObserver?: FileObserver;
 }
 
@@ -50,7 +50,7 @@ export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
   const hashline = opts.editMode === "hashline";
   const observer = opts.fileObserver;
   return [
-    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true), lineNumbers: opts.readLineNumbers, hashLines: hashline }),
+    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true), lineNumbers: opts.readLineNumbers, hashLines: hashline, observer: opts.fileObserver }),
     createBashTool({ exec: opts.exec ?? createNodeExecOps({ env: opts.env }), tempDir: opts.tempDir ?? tmpdir() }),
     hashline ? createHashlineEditTool({ fs, guardWrite: opts.guardWrite, observer }) : createEditTool({ fs, guardWrite: opts.guardWrite, observer }),
     createWriteTool({ fs, guardWrite: opts.guardWrite, stripHashPrefixes: hashline, observer }),

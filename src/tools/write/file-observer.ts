@@ -1,5 +1,6 @@
 // The port through which something outside the tools learns of a file a built-in tool changed
-// and adds a note to the tool's result (a language server's diagnostics for the new content).
+// and adds a note to the tool's result (a language server's diagnostics for the new content),
+// and of a file `read` read (so that its language server is warm by the time the model writes).
 
 export interface WrittenFile {
   /** Absolute path as written (after the sandbox's guard). */
@@ -16,6 +17,8 @@ export interface FileObserver {
    * result, or undefined. Bounds its own waiting and never rejects.
    */
   afterWrite(file: WrittenFile, signal: AbortSignal): Promise<string | undefined>;
+  /** A text file was read (absolute path, its text): a hint, acted on in the background; never throws. */
+  afterRead?(path: string, text: string): void;
 }
 
 /** `text`, then a blank line and `note` when there is one. */
