@@ -49,14 +49,14 @@ export async function documentSymbols(t: Target, cwd: string, signal: AbortSigna
   if (!result || result.length === 0) return "No symbols.";
   const lines: string[] = [];
   const walk = (list: DocumentSymbol[], depth: number) => {
-    for (const s of list) {
+    for (const s of [...list].sort((a, b) => a.selectionRange.start.line - b.selectionRange.start.line)) {
       if (lines.length >= MAX_SYMBOLS) return;
       lines.push(`${"  ".repeat(depth)}${KIND[s.kind] ?? "symbol"} ${s.name} (line ${s.selectionRange.start.line + 1})`);
       if (s.children) walk(s.children, depth + 1);
     }
   };
   if ("selectionRange" in result[0]) walk(result as DocumentSymbol[], 0);
-  else for (const s of (result as SymbolInformation[]).slice(0, MAX_SYMBOLS)) lines.push(`${KIND[s.kind] ?? "symbol"} ${s.name} (line ${s.location.range.start.line + 1})`);
+  else for (const s of (result as SymbolInformation[]).slice(0, MAX_SYMBOLS).sort((a, b) => a.location.range.start.line - b.location.range.start.line)) lines.push(`${KIND[s.kind] ?? "symbol"} ${s.name} (line ${s.location.range.start.line + 1})`);
   return `Symbols in ${shortPath(t.abs, cwd)}:\n${lines.join("\n")}`;
 }
 

@@ -94,6 +94,22 @@ describe("diagnostics from a server", () => {
   });
 });
 
+describe("reload", () => {
+  it("stops a server; the next use of its files starts a fresh one", async () => {
+    const { cwd, manager, starts } = setUp("normal");
+    const file = path.join(cwd, "a.fk");
+    await checkFile(manager, file, "x\n", within(10_000));
+    const first = manager.instanceFor(file)!;
+    await manager.reload(first);
+    expect(manager.statuses()[0]).toMatchObject({ status: "idle" });
+    expect(manager.statuses()[0].root).toBeUndefined();
+    const again = await checkFile(manager, file, "ERROR\n", within(10_000));
+    expect(again.kind === "diagnostics" && again.diagnostics).toHaveLength(1);
+    expect(manager.instanceFor(file)).not.toBe(first);
+    expect(starts()).toBe(2);
+  });
+});
+
 describe("servers that misbehave", () => {
   it("a server that never answers costs the caller its own time limit, and is reported as starting", async () => {
     const { cwd, manager, observer } = setUp("hang", { diagnosticsTimeoutMs: 300 });

@@ -118,6 +118,32 @@ describe("lsp with typescript-language-server", () => {
     expect(readFileSync(path.join(p.cwd, "util.ts"), "utf8")).toBe(UTIL_OK);
     expect(readFileSync(path.join(p.cwd, "main.ts"), "utf8")).toBe(MAIN);
 
+    // the other questions, and a quick fix applied through a code action
+    const from3 = llm.requests.length;
+    llm.enqueue(
+      { toolCalls: [lsp("h1", { action: "hover", file: "util.ts", line: 1, symbol: "greet" })] },
+      { toolCalls: [lsp("s1", { action: "symbols", file: "util.ts" })] },
+      { toolCalls: [lsp("g1", { action: "diagnostics", file: "util.ts" })] },
+      { toolCalls: [write("w4", "extra.ts", 'export const shout: string = greet("x").toUpperCase();\n')] },
+      { toolCalls: [lsp("g2", { action: "diagnostics", file: "*" })] },
+      { toolCalls: [lsp("ws", { action: "symbols", file: "*", query: "greet" })] },
+      { toolCalls: [lsp("a1", { action: "code_actions", file: "extra.ts", line: 1, symbol: "greet" })] },
+      { toolCalls: [lsp("a2", { action: "code_actions", file: "extra.ts", line: 1, symbol: "greet", apply: true, query: "import" })] },
+      { toolCalls: [lsp("st", { action: "status" })] },
+      { text: "asked" },
+    );
+    await p.promptAndWait("ask about the code", {}, 180_000);
+    expect(toolReply(from3, "h1")).toContain("function greet(name: string): string");
+    expect(toolReply(from3, "s1")).toMatch(/^Symbols in util\.ts:\nfunction greet \(line 1\)\n\S+ count \(line 4\)$/);
+    expect(toolReply(from3, "g1")).toBe("util.ts: no diagnostics.");
+    expect(toolReply(from3, "w4")).toMatch(/\n\nLSP typescript-language-server: 1 error\nextra\.ts:1:30 error: Cannot find name 'greet'\. \(typescript 2304\)$/);
+    expect(toolReply(from3, "g2")).toBe("extra.ts: 1 error\nextra.ts:1:30 error: Cannot find name 'greet'. (typescript 2304)");
+    expect(toolReply(from3, "ws")).toContain("function greet util.ts:1");
+    expect(toolReply(from3, "a1")).toMatch(/^\d+ code action\(s\):\n0\. .*import.*\(quickfix\)/i);
+    expect(toolReply(from3, "a2")).toMatch(/^Applied ".*import.*":\nextra\.ts: 1 edit$/i);
+    expect(readFileSync(path.join(p.cwd, "extra.ts"), "utf8")).toMatch(/^import \{ greet \} from "\.\/util(\.js)?";\n/);
+    expect(toolReply(from3, "st")).toContain(`typescript-language-server (typescript): running, root ${p.cwd}, pid ${ts.pid}`);
+
     const pid = ts.pid as number;
     expect(await p.close()).toBe(0);
     expect(existsSync(`/proc/${pid}`)).toBe(false);
@@ -190,6 +216,32 @@ describe("lsp when servers are missing or misbehave", () => {
     expect(readFileSync(log, "utf8").match(/^start /gm)).toHaveLength(2);
     const [status] = (await ok(p, { type: "get_lsp_servers" })).servers;
     expect(status).toEqual({ name: "crashy", language: "fk", command: process.execPath, status: "failed", root: p.cwd, restarts: 1, error: "exited with code 3: fake server: crashing on purpose" });
+  }, 120_000);
+});
+
+describe("diagnostics after edits (lsp.diagnosticsOnEdit)", () => {
+  const servers = { fake: { command: process.execPath, args: [FAKE_LSP, "normal"], fileTypes: [".fk"] } };
+  const edit = (id: string, oldText: string, newText: string) => ({ id, name: "edit", arguments: { path: "a.fk", oldText, newText } });
+
+  it("edit results carry the diagnostics only when lsp.diagnosticsOnEdit is on", async () => {
+    for (const onEdit of [true, false]) {
+      const p = await start({ lsp: { servers, diagnosticsOnEdit: onEdit, diagnosticsTimeoutMs: 20_000 }, files: { "a.fk": "one\ntwo\n" } });
+      const from = llm.requests.length;
+      llm.enqueue({ toolCalls: [edit("e1", "two", "an ERROR")] }, { toolCalls: [edit("e2", "an ERROR", "fixed")] }, { text: "ok" });
+      await p.promptAndWait("edit", {}, 60_000);
+      const suffix = onEdit ? "\n\nLSP fake: 1 error\na.fk:2:4 error: ERROR found on line 2 (fake)" : "";
+      expect(toolReply(from, "e1")).toBe(`Successfully replaced text in a.fk.${suffix}`);
+      expect(toolReply(from, "e2")).toBe("Successfully replaced text in a.fk.");
+      await p.close();
+    }
+  }, 120_000);
+
+  it("hashline edits (edit.mode hashline) carry them too", async () => {
+    const p = await start({ lsp: { servers, diagnosticsOnEdit: true, diagnosticsTimeoutMs: 20_000 }, settings: { edit: { mode: "hashline" } } });
+    const from = llm.requests.length;
+    llm.enqueue({ toolCalls: [{ id: "h1", name: "edit", arguments: { edits: [{ path: "n.fk", loc: "append", content: ["ok", "ERROR"] }] } }] }, { text: "ok" });
+    await p.promptAndWait("edit", {}, 60_000);
+    expect(toolReply(from, "h1")).toBe("Created n.fk\n\nLSP fake: 1 error\nn.fk:2:1 error: ERROR found on line 2 (fake)");
   }, 120_000);
 });
 
