@@ -3,6 +3,7 @@
 // at most once a minute; when it crashes again sooner (or cannot start) it stays down, says why,
 // and is tried again on a use after the minute has passed.
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
+import { raceAbort } from "../shared/abort.js";
 import type { LspServerStatus, ServerPlan } from "./types.js";
 import { deadline } from "./deadline.js";
 import { DiagnosticsBoard } from "./diagnostics-board.js";
@@ -82,7 +83,7 @@ export class ServerInstance {
       if (refusal) throw new Error(refusal);
       this.starting = this.begin();
     }
-    const server = await raceSignal(this.starting, signal);
+    const server = await raceAbort(this.starting, signal, "not started in time");
     return { server, docs: this.documents! };
   }
 
@@ -186,13 +187,4 @@ function sectionOf(settings: Record<string, unknown> | undefined, section: strin
     at = (at as Record<string, unknown>)[key];
   }
   return at ?? null;
-}
-
-function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error("no answer in time"));
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(new Error("not started in time"));
-    signal.addEventListener("abort", abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
 }

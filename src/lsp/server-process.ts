@@ -13,7 +13,7 @@ import {
   type ProtocolConnection,
 } from "vscode-languageserver-protocol/node";
 import type { ClientCapabilities, Diagnostic, InitializeResult, ServerCapabilities, WorkspaceEdit } from "vscode-languageserver-protocol";
-import { AbortError } from "../shared/abort.js";
+import { raceAbort } from "../shared/abort.js";
 import { withDeadline } from "./deadline.js";
 import { signalProcessGroup } from "../shared/process-group.js";
 import { registerProcessGroup, unregisterProcessGroup } from "../tools/index.js";
@@ -113,9 +113,9 @@ export class ServerProcess {
         child.once("spawn", resolve);
         child.once("error", reject);
       });
-      await bounded(spawned, o.signal);
+      await raceAbort(spawned, o.signal, "not started in time");
       if (child.pid !== undefined) o.spawned?.(child.pid);
-      const init = bounded(
+      const init = raceAbort(
         conn.sendRequest("initialize", {
           processId: o.processId,
           clientInfo: { name: "pith" },
@@ -126,6 +126,7 @@ export class ServerProcess {
           initializationOptions: o.initOptions ?? {},
         }) as Promise<InitializeResult>,
         o.signal,
+        "no answer to initialize in time",
       );
       const result = await Promise.race([init, server.exitedEarly()]);
       server.capabilities = result.capabilities ?? {};
@@ -181,9 +182,12 @@ export class ServerProcess {
   async request<R>(method: string, params: unknown, signal: AbortSignal): Promise<R> {
     if (this.ended) throw new Error("the server is not running");
     const source = new CancellationTokenSource();
+    const cancel = () => source.cancel();
+    signal.addEventListener("abort", cancel, { once: true });
     try {
-      return await bounded(this.conn.sendRequest(method, params, source.token) as Promise<R>, signal, () => source.cancel());
+      return await raceAbort(this.conn.sendRequest(method, params, source.token) as Promise<R>, signal, `no answer to ${method} in time`);
     } finally {
+      signal.removeEventListener("abort", cancel);
       source.dispose();
     }
   }
@@ -216,35 +220,4 @@ export class ServerProcess {
       if (!this.ended) signalProcessGroup(pid, "SIGKILL");
     }, EXIT_GRACE_MS).unref();
   }
-}
-
-/** `work`, or a rejection once `signal` fires (calling `onAbort` first). */
-function bounded<T>(work: Promise<T>, signal: AbortSignal, onAbort?: () => void): Promise<T> {
-  if (signal.aborted) {
-    onAbort?.();
-    return Promise.reject(reasonOf(signal));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => {
-      onAbort?.();
-      reject(reasonOf(signal));
-    };
-    signal.addEventListener("abort", abort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener("abort", abort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", abort);
-        reject(e);
-      },
-    );
-  });
-}
-
-function reasonOf(signal: AbortSignal): Error {
-  const r: unknown = signal.reason;
-  if (r instanceof Error && r.name === "TimeoutError") return new Error("no answer in time");
-  return r instanceof Error ? r : new AbortError();
 }

@@ -14,7 +14,7 @@ import { probeSandbox } from "../../src/policy/index.js";
 import { RpcClient } from "../../src/client/index.js";
 import { startAcp, type AcpRun } from "../support/acp-client.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
-import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
+import { CLI, Pith, fakeModelsJson, ok, tempDir, trackPiths, useFakeLlm } from "./harness.js";
 
 const llm = useFakeLlm();
 const open = trackPiths();
@@ -46,12 +46,6 @@ async function start(o: StartOptions): Promise<Pith> {
   const p = await Pith.start({ cwd, pithHome: home, modelsJson: fakeModelsJson(llm.url), args: [...MODEL, ...(o.args ?? [])], env });
   open.push(p);
   return p;
-}
-
-async function ok(p: Pith, cmd: Frame, timeoutMs = 60_000): Promise<any> {
-  const res = await p.request(cmd, timeoutMs);
-  if (!res.success) throw new Error(`${cmd.type} failed: ${res.error}`);
-  return res.data;
 }
 
 /** The text of the tool message answering `id` in the provider requests made since `from`. */

@@ -14,6 +14,8 @@
 // FAKE_LSP_LOG=<file>: every process start appends "start <pid>" to it.
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import process from "node:process";
+import { setInterval, setTimeout } from "node:timers";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
 
