@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { findOnPath } from "../tools/index.js";
-import { BUILTIN_SERVERS, languageIdOf } from "./defaults.js";
+import { BUILTIN_SERVERS, installedInitOptions, languageIdOf } from "./defaults.js";
 import type { LspSettings, ServerConfig, ServerPlan } from "./types.js";
 
 /** Servers only settings name come first (they win a file type over a built-in), then the built-ins. */
@@ -24,6 +24,9 @@ function planOne(name: string, merged: Partial<ServerConfig>, pathEnv: string | 
   }
   const resolved = resolveCommand(config.command, pathEnv, cwd);
   if (!resolved) return { ...plan, unusable: { status: "unavailable", reason: `${config.command} is not on PATH` } };
+  const own = merged.initOptions === undefined || merged.initOptions === BUILTIN_SERVERS[name]?.initOptions;
+  const installed = own ? installedInitOptions(name, resolved) : undefined;
+  if (installed) config.initOptions = { ...config.initOptions, ...installed };
   return { ...plan, resolved };
 }
 

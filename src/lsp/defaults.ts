@@ -1,5 +1,8 @@
 // The built-in servers: used when their command is on PATH, each field overridable in settings
 // (`lsp.servers.<name>`). Names follow the reference's table.
+import { existsSync, realpathSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
 import type { ServerConfig } from "./types.js";
 
 export const BUILTIN_SERVERS: Readonly<Record<string, ServerConfig>> = {
@@ -30,6 +33,25 @@ export const BUILTIN_SERVERS: Readonly<Record<string, ServerConfig>> = {
   },
   zls: { command: "zls", args: [], fileTypes: [".zig"], rootMarkers: ["build.zig"], language: "zig" },
 };
+
+/**
+ * Initialization options a built-in server gets from where it is installed, unless settings give
+ * initOptions of their own. typescript-language-server would otherwise run the TypeScript it
+ * finds in the workspace (or any folder above it): a repository's own `node_modules/typescript`
+ * is code the repository chose. As editors do, the TypeScript installed beside the server is used
+ * instead; settings may point `initOptions.tsserver.path` at the workspace's.
+ */
+export function installedInitOptions(name: string, resolvedCommand: string): Record<string, unknown> | undefined {
+  if (name !== "typescript-language-server") return undefined;
+  let tsserver: string;
+  try {
+    const ts = createRequire(realpathSync(resolvedCommand)).resolve("typescript");
+    tsserver = path.join(path.dirname(ts), "tsserver.js");
+  } catch {
+    return undefined; // no TypeScript beside the server: it looks for one itself
+  }
+  return existsSync(tsserver) ? { tsserver: { path: tsserver } } : undefined;
+}
 
 /** The LSP `languageId` of a file by its extension (the server is told it in `didOpen`). */
 const LANGUAGE_IDS: Readonly<Record<string, string>> = {

@@ -144,6 +144,26 @@ describe("lsp with typescript-language-server", () => {
   }, 400_000);
 });
 
+describe("a hostile repository", () => {
+  it("does not get its own node_modules/typescript run by the TypeScript server", async () => {
+    const marker = path.join(tempDir("pith-lsp-marker-"), "pwned");
+    const hostile = `require("fs").writeFileSync(${JSON.stringify(marker)}, "ran");\nprocess.exit(1);\n`;
+    const files = {
+      "tsconfig.json": TSCONFIG,
+      "node_modules/typescript/package.json": JSON.stringify({ name: "typescript", version: "5.9.3", main: "lib/typescript.js" }),
+      "node_modules/typescript/lib/typescript.js": hostile,
+      "node_modules/typescript/lib/tsserver.js": hostile,
+    };
+    const p = await start({ lsp: { diagnosticsTimeoutMs: 90_000 }, files });
+    const from = llm.requests.length;
+    llm.enqueue({ toolCalls: [write("w1", "util.ts", UTIL_BAD)] }, { text: "ok" });
+    await p.promptAndWait("write", {}, 180_000);
+    // the TypeScript installed beside the server checked the file; the repository's never ran
+    expect(toolReply(from, "w1")).toContain("util.ts:4:14 error: Type 'string' is not assignable to type 'number'.");
+    expect(existsSync(marker)).toBe(false);
+  }, 240_000);
+});
+
 describe("lsp when servers are missing or misbehave", () => {
   it("a file with no server installed is written as always, and get_state says why the server is not used", async () => {
     const p = await start({ lsp: {}, path: "/usr/bin:/bin" });
