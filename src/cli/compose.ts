@@ -27,6 +27,7 @@ import {
   childEnvironment,
   createBuiltinTools,
   createNodeExecOps,
+  createNodeFsOps,
   createReferenceTools,
   createTaskTool,
   findOnPath,
@@ -41,6 +42,8 @@ import { createSubagentFactory } from "./subagents.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
 import { borrowMcp, setUpMcp } from "./mcp.js";
+import { lspWiring, setUpLsp } from "./lsp.js";
+import type { LspRuntime } from "../lsp/index.js";
 import { attachExtensions, headlessBindings } from "./extensions.js";
 import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
@@ -150,6 +153,8 @@ interface BuildOptions {
 
 interface Inherited {
   mcp: McpWiring;
+  /** The parent's language servers (a subagent starts none of its own). */
+  lsp: LspRuntime | undefined;
   /** The parent's tools when the subagent is built (built-in, extension, host and MCP). */
   toolNames: ReadonlySet<string>;
 }
@@ -167,7 +172,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
   if (o.agent?.systemPrompt) appendPrompt.push(o.agent.systemPrompt);
-  const taskTool = taskToolFor(sh, o, () => session, () => ({ mcp, toolNames: new Set(session.tools.active().map((t) => t.name)) }));
+  const taskTool = taskToolFor(sh, o, () => session, () => ({ mcp, lsp, toolNames: new Set(session.tools.active().map((t) => t.name)) }));
   const boxed = await boxing;
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting. A
@@ -175,6 +180,8 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   const mcp = o.parent
     ? borrowMcp(o.parent.mcp, o.agent && agentMcpFilter(o.agent))
     : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages });
+  const fs = parts.fs ?? createNodeFsOps();
+  const lsp = o.parent ? o.parent.lsp : await setUpLsp({ settings, cwd, pathEnv: e.env.PATH, childEnv, boxed, fs, guardWrite: boxed?.guardWrite });
   // engine §3.4.1: PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode.
   const variant = e.env.PI_EDIT_VARIANT;
   const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
@@ -200,12 +207,14 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
         exec,
         guardWrite: boxed?.guardWrite,
         confineWrites: boxed?.refuseWrite,
-        fs: parts.fs,
+        fs,
         readLineNumbers: settings.readLineNumbers,
         editMode,
+        fileObserver: lsp?.observer,
       });
-      const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, confineWrites: boxed?.refuseWrite, fs: parts.fs });
-      const all = applyPythonMode([...builtin, ...reference, ...(taskTool ? [taskTool] : [])], settings);
+      const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, confineWrites: boxed?.refuseWrite, fs });
+      const lspTool = lsp?.createTool((paths, call) => session.approveFileWrites(paths, call));
+      const all = applyPythonMode([...builtin, ...reference, ...(taskTool ? [taskTool] : []), ...(lspTool ? [lspTool] : [])], settings);
       return chooseTools(all, args, o, e.log);
     },
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
@@ -218,6 +227,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
     providerSessionId: args.providerSessionId,
     pathEnv: e.env.PATH,
     mcp,
+    lsp: lspWiring(lsp, o.parent !== undefined),
     allowExtensionTool: extensionToolFilter(o),
     // "Allow always" grants live with the user, per project: never in (or from) a session file
     grants: openProjectGrants({ pithHome: sh.pithHome, cwd, warn: e.log }),

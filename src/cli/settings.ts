@@ -15,13 +15,15 @@ import {
   type SandboxSetting,
 } from "./policy-settings.js";
 import { MCP_SPEC, takeMcpServers, type McpServerSettings, type McpSettings } from "./mcp-settings.js";
+import { LSP_SPEC } from "./lsp-settings.js";
+import { defaultLspSettings, type LspSettings } from "../lsp/types.js";
 
 /**
  * Offered through `call_tool` by default (issue 17): tools most sessions never call (ls, which
  * find covers; subagents; the reference's specialist tools), whose schemas would otherwise ride
  * along in every request. `tools.deferred: []` offers each with its own definition.
  */
-export const DEFAULT_DEFERRED_TOOLS = ["ls", "task", "python", "ast_grep", "ast_edit", "notebook", "calc", "render_mermaid", "inspect_image", "display_image"];
+export const DEFAULT_DEFERRED_TOOLS = ["ls", "task", "python", "ast_grep", "ast_edit", "notebook", "calc", "render_mermaid", "inspect_image", "display_image", "lsp"];
 
 type QueueMode = "all" | "one-at-a-time";
 
@@ -71,6 +73,8 @@ export interface Settings {
   inspect_image: { enabled: boolean };
   python: { toolMode: "both" | "bash-only" | "ipy-only"; interpreter?: string };
   images: { visionModel?: string };
+  /** Language servers: the lsp tool and diagnostics after writes (lsp-settings.ts). */
+  lsp: LspSettings;
 }
 
 export function defaultSettings(): Settings {
@@ -113,6 +117,7 @@ export function defaultSettings(): Settings {
     inspect_image: { enabled: true },
     python: { toolMode: "both" },
     images: {},
+    lsp: defaultLspSettings(),
   };
 }
 
@@ -213,6 +218,7 @@ const SPEC: Spec = {
   fileCheckpoints: { enabled: bool, maxFileBytes: positive, maxFiles: positive, retentionDays: positive },
   ...POLICY_SPEC,
   ...MCP_SPEC,
+  ...LSP_SPEC,
   cacheRetention: oneOf("none", "short", "long"),
   readLineNumbers: bool,
 };

@@ -218,4 +218,11 @@ export abstract class RpcCommands extends RpcSessionCommands implements CommandM
   getMcpServers(): Promise<Data<"get_mcp_servers">> {
     return this.request("get_mcp_servers", {});
   }
+
+  // ── language servers (pith extra) ─────────────────────────────────────────
+
+  /** Every language server: name, language, command, status, and for a started one its root and pid; why one is not used. */
+  getLspServers(): Promise<Data<"get_lsp_servers">> {
+    return this.request("get_lsp_servers", {});
+  }
 }

@@ -148,6 +148,8 @@ export const COMMAND_SCHEMAS = {
   ),
   /** pith extra: answered with `{servers}`. */
   get_mcp_servers: command("get_mcp_servers", {}, "List MCP servers with their status and tools."),
+  /** pith extra: answered with `{servers}` (empty when setting lsp.enabled is off). */
+  get_lsp_servers: command("get_lsp_servers", {}, "List language servers: name, language, root, status, pid, error."),
   ...SESSION_COMMAND_SCHEMAS,
   ...SUBAGENT_COMMAND_SCHEMAS,
 } as const;

@@ -10,6 +10,7 @@ import {
   TodoPhaseSchema,
   literals,
   McpServerStatusSchema,
+  LspServerStatusSchema,
 } from "../shared/schema/index.js";
 import { RpcIdSchema, type RpcCommandType } from "./commands.js";
 import { LIVENESS_RESPONSE_SCHEMAS } from "./liveness.js";
@@ -83,6 +84,8 @@ export const RpcSessionStateSchema = Type.Object({
   sandbox: Opt(SandboxStateSchema),
   /** pith: built-in tools not offered because a dependency is missing, and why (issue 24). */
   unavailableTools: Opt(Type.Array(Type.Object({ name: Str, reason: Str }))),
+  /** pith: the language servers and why any is not used (absent when setting lsp.enabled is off). */
+  lspServers: Opt(Type.Array(LspServerStatusSchema)),
 });
 export type RpcSessionState = Static<typeof RpcSessionStateSchema>;
 
@@ -164,6 +167,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   ...EXTRA_RESPONSE_DATA_SCHEMAS,
   set_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
   get_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
+  get_lsp_servers: Type.Object({ servers: Type.Array(LspServerStatusSchema) }),
   ...SESSION_RESPONSE_SCHEMAS,
   ...SUBAGENT_RESPONSE_SCHEMAS,
 } as const satisfies Record<RpcCommandType, TSchema>;

@@ -73,6 +73,7 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   clear_queue: { valid: {} },
   set_mcp_servers: { valid: { servers: { fs: { command: "mcp-fs" } } }, bad: [{ servers: [] }, 'Invalid "servers": expected object'] },
   get_mcp_servers: { valid: {} },
+  get_lsp_servers: { valid: {} },
   list_sessions: { valid: { cwd: "/p", all: false, limit: 10, cursor: "c", query: "q", sessionId: "s1" }, bad: [{ all: "yes" }, 'Invalid "all": expected boolean'] },
   get_entries: { valid: { since: "abc" }, bad: [{ since: 1 }, 'Invalid "since": expected string'] },
   get_tree: { valid: {} },

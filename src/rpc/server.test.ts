@@ -86,6 +86,7 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   clear_queue: {},
   set_mcp_servers: { servers: {} },
   get_mcp_servers: {},
+  get_lsp_servers: {},
   list_sessions: { limit: 5 },
   get_entries: {},
   get_tree: {},

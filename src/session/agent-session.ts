@@ -28,8 +28,10 @@ import { SessionCatalog } from "./session-catalog.js";
 import { SessionHistory } from "./session-history.js";
 import { SessionModels } from "./session-models.js";
 import { SessionMcp, type McpWiring } from "./session-mcp.js";
+import { SessionLsp, type LspWiring } from "./session-lsp.js";
 import { SessionModes } from "./session-modes.js";
 import { SessionPermissions, type GrantStore } from "./session-permissions.js";
+import { approveFileWrites } from "./permission-gate.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
 import { deferredMatcher, SessionTools, type TodoAccess } from "./session-tools.js";
 import type { SessionSettings } from "./settings.js";
@@ -76,6 +78,8 @@ export interface AgentSessionOptions {
   sandbox?: SessionSandbox;
   /** The MCP servers the composition root started (session-mcp.ts); none when absent. */
   mcp?: McpWiring;
+  /** The language servers the composition root set up (`lsp.enabled`); none when absent. */
+  lsp?: LspWiring;
   /** Which extension tools the session offers (a subagent's agent definition); all when absent. */
   allowExtensionTool?(name: string): boolean;
   /** Where the project's "Allow always" grants are kept (the user's store); in memory only when absent. */
@@ -113,6 +117,8 @@ export class AgentSession {
   readonly permissions: SessionPermissions;
   /** MCP servers: status, host servers, their tools. */
   readonly mcp: SessionMcp;
+  /** Language servers: their status (`get_lsp_servers`). */
+  readonly lsp: SessionLsp;
   /** Session files for pickers: list, entries, tree, open a folder, delete. */
   readonly catalog: SessionCatalog;
 
@@ -161,6 +167,7 @@ export class AgentSession {
     this.models = new SessionModels({ conversation: this.conversation, registry: o.registry, scopedModels: o.scopedModels, pithHome: o.pithHome });
     this.extensions = new SessionExtensions((bindings) => createExtensionHost(this.hosted(), bindings));
     this.mcp = new SessionMcp(o.mcp);
+    this.lsp = new SessionLsp(o.lsp);
     const builtin = o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
     const isDeferred = deferredMatcher(o.settings.deferredTools ?? []);
     this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt, mcpTools: () => this.mcp.tools(), isDeferred, allowExtensionTool: o.allowExtensionTool });
@@ -313,7 +320,17 @@ export class AgentSession {
       permissions: this.permissions.state(),
       sandbox: this.sandbox ? structuredClone(this.sandbox.state) : SANDBOX_OFF,
       unavailableTools: this.tools.unavailable(),
+      lspServers: this.lsp.enabled ? this.lsp.servers() : undefined,
     });
+  }
+
+  /**
+   * Before a tool other than edit/write changes files (the lsp tool's rename): each file is judged
+   * as an `edit` of it by the permission rules, asking the host when they say so. Rejects with why
+   * when one may not be changed.
+   */
+  approveFileWrites(paths: readonly string[], call: { toolCallId: string; signal: AbortSignal }): Promise<void> {
+    return approveFileWrites({ permissions: this.permissions, cwd: this.cwd, signal: call.signal }, paths, call.toolCallId);
   }
 
   // ── prompting and queues ──────────────────────────────────────────────────
@@ -439,6 +456,7 @@ export class AgentSession {
     await this.checkpoints.settle();
     this.conversation.todos.dispose();
     await this.mcp.close();
+    await this.lsp.close();
     await this.tools.dispose();
     this.conversation.log.close();
     await this.sandbox?.dispose();

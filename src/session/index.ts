@@ -16,6 +16,7 @@ export type { TodoAccess } from "./session-tools.js";
 export type { SessionSettings, FileCheckpointSettings } from "./settings.js";
 export type { CheckpointItem, CheckpointFeatureState, RestoreCheckpointResult, RestoreMode } from "./session-checkpoints.js";
 export type { McpWiring, SessionMcp } from "./session-mcp.js";
+export type { LspWiring, SessionLsp } from "./session-lsp.js";
 export type { QueueMode } from "./queues.js";
 export type { ListSessionsParams, OpenSessionResult } from "./session-catalog.js";
 export type { SessionSummary, ListSessionsResult } from "../store/session-list.js";

@@ -1,6 +1,6 @@
 // The `get_state` view of a session (spec/protocol.md §3.8), plus pith's extras.
 import type { RpcSessionState } from "../protocol/index.js";
-import type { PermissionStateWire, SandboxStateWire } from "../shared/schema/index.js";
+import type { LspServerStatus, PermissionStateWire, SandboxStateWire } from "../shared/schema/index.js";
 import type { Tool } from "../tools/types.js";
 import type { Conversation } from "./conversation.js";
 import type { SessionSettings } from "./settings.js";
@@ -34,6 +34,8 @@ export interface SessionStateSource {
   sandbox: SandboxStateWire;
   /** Built-in tools not offered for a missing dependency, and why. */
   unavailableTools?: Array<{ name: string; reason: string }>;
+  /** Language servers and why any is not used; absent when `lsp.enabled` is off. */
+  lspServers?: LspServerStatus[];
 }
 
 export function buildSessionState(s: SessionStateSource): SessionState {
@@ -61,5 +63,6 @@ export function buildSessionState(s: SessionStateSource): SessionState {
     permissions: s.permissions,
     sandbox: s.sandbox,
     ...(s.unavailableTools?.length ? { unavailableTools: s.unavailableTools } : {}),
+    ...(s.lspServers ? { lspServers: s.lspServers } : {}),
   };
 }

@@ -222,3 +222,8 @@ class CommandsMixin:
     async def get_mcp_servers(self) -> Dict[str, Any]:
         """Every MCP server: {"servers": [{name, source, status, error?, tools}]}."""
         return await self.request("get_mcp_servers")
+
+    async def get_lsp_servers(self) -> Dict[str, Any]:
+        """Every language server: {"servers": [{name, language, command, status, root?, pid?,
+        error?, restarts?}]}; empty when the setting lsp.enabled is off."""
+        return await self.request("get_lsp_servers")

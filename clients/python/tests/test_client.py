@@ -380,6 +380,17 @@ class SessionCommandsTest(PithTestCase):
         await client.abort_bash()
         self.assertIsInstance((await client.get_commands())["commands"], list)
 
+    async def test_lsp_servers(self):
+        client = await self.start([])
+        self.assertEqual(await client.get_lsp_servers(), {"servers": []})
+        fixture = os.path.join(ROOT, "test", "support", "fake-lsp-server.mjs")
+        servers = {"fake": {"command": NODE, "args": [fixture], "fileTypes": [".fk"]}, "pyright": {"disabled": True}}
+        client = await self.start([], settings={"lsp": {"enabled": True, "servers": servers}})
+        listed = {s["name"]: s for s in (await client.get_lsp_servers())["servers"]}
+        self.assertEqual(listed["fake"], {"name": "fake", "language": "fk", "command": NODE, "status": "idle"})
+        self.assertEqual(listed["pyright"]["status"], "disabled")
+        self.assertEqual((await client.get_state())["lspServers"], list(listed.values()))
+
     async def test_mcp_servers(self):
         client = await self.start([])
         self.assertEqual(await client.get_mcp_servers(), {"servers": []})
