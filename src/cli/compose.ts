@@ -17,6 +17,7 @@ import {
   type SessionLog,
   type SessionSettings,
   type SessionStorage,
+  type TodoAccess,
 } from "../session/index.js";
 import type { CreateSessionParams } from "../protocol/index.js";
 import { PithError, errorMessage } from "../shared/errors.js";
@@ -24,7 +25,6 @@ import { noApiKeyMessage, noModelMessage } from "../providers/models/env-keys.js
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import {
   agentMcpFilter,
-  childEnvironment,
   createBuiltinTools,
   createNodeExecOps,
   createReferenceTools,
@@ -40,9 +40,10 @@ import { createSubagentFactory } from "./subagents.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
 import { borrowMcp, setUpMcp } from "./mcp.js";
-import { attachExtensions, headlessBindings } from "./extensions.js";
+import { attachExtensions, headlessBindings, loadProjectExtensions } from "./extensions.js";
 import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
+import { ProjectLayer, settingsFor, type LayerContext, type SettingsSource } from "./project-layer.js";
 import { applyPythonMode, referenceToolsOptions } from "./tool-settings.js";
 import { createVisionPort } from "./vision.js";
 
@@ -69,25 +70,27 @@ export interface ComposeParts {
   fs?: FsOps;
 }
 
-/** What every session of the process shares. */
+/**
+ * What every session of the process shares. Settings are each session's own: the global file,
+ * and its folder's project file when that folder is trusted (`ProjectLayer`).
+ */
 interface Shared {
   args: ParsedArgs;
-  settings: Settings;
   e: Environment;
   parts: ComposeParts;
   pithHome: string;
   registry: ModelRegistry;
   storage: SessionStorage;
-  sessionSettings: SessionSettings;
-  thinking: ThinkingLevel | undefined;
   scoped: Model[];
   tempDir: string;
   rgPath: ReturnType<typeof findOnPath>;
-  childEnv: Record<string, string>;
+  layers: LayerContext;
+  /** stderr, each distinct line once (a warning met again at every `task` call). */
+  logOnce(message: string): void;
 }
 
 /** Builds the session for any mode. `requireModel` (print/json) fails early without a model. */
-export async function composeSession(args: ParsedArgs, settings: Settings, e: Environment, parts: ComposeParts = {}): Promise<Composed> {
+export async function composeSession(args: ParsedArgs, source: SettingsSource, e: Environment, parts: ComposeParts = {}): Promise<Composed> {
   const cwd = args.cwd ? path.resolve(e.cwd, args.cwd) : e.cwd;
   const pithHome = pithHomeOf(e.env);
   const registry = createModelRegistry({
@@ -100,38 +103,53 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   });
   const tempDir = path.join(tmpdir(), "pith");
   mkdirSync(tempDir, { recursive: true });
-  const sessionSettings: SessionSettings = toSessionSettings(settings);
-  if (args.noRules) sessionSettings.ttsr.enabled = false;
-  if (args.fileCheckpoints && sessionSettings.fileCheckpoints) sessionSettings.fileCheckpoints.enabled = true;
-  sessionSettings.cacheRetention = resolveCacheRetention(settings.cacheRetention, e.env);
+  const layers: LayerContext = { args, source, pithHome, env: e.env, log: e.log, secrets: () => registry.credentialEnvNames() };
+  const layer = await ProjectLayer.create(layers, cwd);
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
   const storage = createJsonlStorage();
   const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));
   for (const w of file.warnings) e.log(w);
-  const model = pickModel(args, settings, registry);
+  const model = pickModel(args, layer.settings, registry);
   const shared: Shared = {
     args,
-    settings,
     e,
     parts,
     pithHome,
     registry,
     storage,
-    sessionSettings,
-    thinking: args.thinking ?? (settings.defaultThinkingLevel as ThinkingLevel | undefined),
     scoped: (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m),
     tempDir,
     rgPath: findOnPath("rg", e.env.PATH),
-    // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
-    childEnv: await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env }),
+    layers,
+    logOnce: onceLogger(e.log),
   };
-  const session = await buildSession(shared, { cwd, file, sessionDir, model });
+  const session = await buildSession(shared, { cwd, file, sessionDir, model, layer });
   return { session, registry, pithHome, createSession: (params, current) => createAnotherSession(shared, cwd, params, current) };
+}
+
+function onceLogger(log: (message: string) => void): (message: string) => void {
+  const said = new Set<string>();
+  return (message) => {
+    if (said.has(message)) return;
+    said.add(message);
+    log(message);
+  };
+}
+
+/** The settings a session reads, with the command line's and environment's overrides. */
+function sessionSettingsOf(settings: Settings, args: ParsedArgs, env: Environment["env"]): SessionSettings {
+  const out = toSessionSettings(settings);
+  if (args.noRules) out.ttsr.enabled = false;
+  if (args.fileCheckpoints && out.fileCheckpoints) out.fileCheckpoints.enabled = true;
+  out.cacheRetention = resolveCacheRetention(settings.cacheRetention, env);
+  return out;
 }
 
 /** One AgentSession around an open session file: its sandbox, MCP servers and tools. */
 interface BuildOptions {
   cwd: string;
+  /** The folder's trust and settings (a subagent shares its parent's). */
+  layer: ProjectLayer;
   file: SessionLog;
   sessionDir: string | undefined;
   model: Model | undefined;
@@ -154,10 +172,12 @@ interface Inherited {
 }
 
 async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> {
-  const { args, settings, e, parts, registry, tempDir, rgPath, childEnv } = sh;
-  const cwd = o.cwd;
+  const { args, e, registry, tempDir } = sh;
+  const { cwd, layer } = o;
+  const settings = layer.settings;
   // The bubblewrap probe runs beside the rest of the set-up; pith refuses to start (before the
-  // session exists and `ready` is written) when bubblewrap cannot sandbox here.
+  // session exists and `ready` is written) when bubblewrap cannot sandbox here. The sandbox is
+  // made once, from the settings the session starts with.
   const sandboxMode = args.sandbox ?? settings.sandbox.mode;
   const boxing: Promise<SessionSandboxSetup> | undefined =
     sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, tempDir, bwrap: e.env.PITH_BWRAP || undefined });
@@ -171,55 +191,78 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting. A
   // subagent uses its parent's servers, limited to the MCP tools its agent definition names.
-  const mcp = o.parent
-    ? borrowMcp(o.parent.mcp, o.agent && agentMcpFilter(o.agent))
-    : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages });
-  // engine §3.4.1: PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode.
-  const variant = e.env.PI_EDIT_VARIANT;
-  const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
+  const ownMcp = o.parent ? undefined : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages, trusted: layer.trusted });
+  const mcp = ownMcp ?? borrowMcp(o.parent!.mcp, o.agent && agentMcpFilter(o.agent));
   const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome: sh.pithHome,
-    settings: sh.sessionSettings,
+    settings: sessionSettingsOf(settings, args, e.env),
     registry,
     stream: createStreamFn(),
     storage: sh.storage,
     file: o.file,
     sessionDir: o.sessionDir,
-    createTools: (todos) => {
-      const exec = boxed ? createNodeExecOps({ env: childEnv, wrapCommand: boxed.sandbox.wrap }) : undefined;
-      const builtin = createBuiltinTools({
-        cwd,
-        tempDir,
-        rgPath,
-        todos,
-        modelAcceptsImages,
-        env: childEnv,
-        exec,
-        guardWrite: boxed?.guardWrite,
-        fs: parts.fs,
-        readLineNumbers: settings.readLineNumbers,
-        editMode,
-      });
-      const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: parts.fs });
-      const all = applyPythonMode([...builtin, ...reference, ...(taskTool ? [taskTool] : [])], settings);
-      return chooseTools(all, args, o, e.log);
-    },
+    // built again (with the layer's settings of the moment) when the folder is trusted later
+    createTools: (todos) => chooseTools(toolsOf(sh, o, { todos, boxed, vision, modelAcceptsImages, taskTool }), args, o, e.log),
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
     initialModel: o.model,
-    initialThinkingLevel: o.thinkingLevel ?? sh.thinking,
+    initialThinkingLevel: o.thinkingLevel ?? args.thinking ?? settings.defaultThinkingLevel,
     scopedModels: sh.scoped,
     tempDir: boxed?.shellDir ?? tempDir,
-    childEnv,
+    childEnv: layer.childEnv,
     sandbox: boxed?.sandbox,
     providerSessionId: args.providerSessionId,
     pathEnv: e.env.PATH,
     mcp,
     allowExtensionTool: extensionToolFilter(o),
+    projectTrust: layer.port(!o.parent),
     log: e.log,
   });
+  if (ownMcp) {
+    layer.own(session);
+    // The folder trusted while this session runs: its MCP servers, settings and extensions join.
+    layer.onTrusted(async (next) => {
+      await ownMcp.trustProject(next);
+      await session.reconfigure(sessionSettingsOf(next, args, e.env));
+      await loadProjectExtensions(args, session, e.log);
+    });
+  }
   return session;
+}
+
+interface ToolParts {
+  todos: TodoAccess;
+  boxed: SessionSandboxSetup | undefined;
+  vision: ReturnType<typeof createVisionPort>;
+  modelAcceptsImages(): boolean;
+  taskTool: Tool | undefined;
+}
+
+/** Every built-in tool of a session, from its layer's settings as they are now. */
+function toolsOf(sh: Shared, o: BuildOptions, p: ToolParts): Tool[] {
+  const { cwd, layer } = o;
+  const { settings, childEnv } = layer;
+  const { boxed, vision } = p;
+  // PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode (the reference's variable).
+  const variant = sh.e.env.PI_EDIT_VARIANT;
+  const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
+  const exec = boxed ? createNodeExecOps({ env: childEnv, wrapCommand: boxed.sandbox.wrap }) : undefined;
+  const builtin = createBuiltinTools({
+    cwd,
+    tempDir: sh.tempDir,
+    rgPath: sh.rgPath,
+    todos: p.todos,
+    modelAcceptsImages: p.modelAcceptsImages,
+    env: childEnv,
+    exec,
+    guardWrite: boxed?.guardWrite,
+    fs: sh.parts.fs,
+    readLineNumbers: settings.readLineNumbers,
+    editMode,
+  });
+  const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath: sh.rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: sh.parts.fs });
+  return applyPythonMode([...builtin, ...reference, ...(p.taskTool ? [p.taskTool] : [])], settings);
 }
 
 /**
@@ -254,23 +297,24 @@ function extensionToolFilter(o: BuildOptions): ((name: string) => boolean) | und
 
 /** The `task` tool of one session (undefined when `task.enabled` is off). */
 function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession, inherit: () => Inherited): Tool | undefined {
-  const t = sh.settings.task;
+  const t = o.layer.settings.task;
   if (!t.enabled) return undefined;
   const factory = createSubagentFactory({
     depth: o.depth ?? 0,
     maxConcurrency: Math.max(1, Math.floor(t.maxConcurrency)),
     maxRecursionDepth: t.maxRecursionDepth,
-    agents: () => loadAgents({ pithHome: sh.pithHome, cwd: o.cwd, warn: sh.e.log }),
+    // read at each call: a folder trusted later brings its agents along
+    agents: () => loadAgents({ pithHome: sh.pithHome, cwd: o.cwd, project: o.layer.trusted, warn: sh.logOnce }),
     storage: sh.storage,
     sessionDir: o.sessionDir,
     cwd: o.cwd,
     parent,
     resolveModel: (selector) => resolveSelector(sh.registry, selector),
     build: async (b) => {
-      const session = await buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, thinkingLevel: b.thinkingLevel, parent: inherit() });
+      const session = await buildSession(sh, { ...b, cwd: o.cwd, layer: o.layer, sessionDir: o.sessionDir, parent: inherit() });
       // A subagent runs the extensions every session of this process runs, so their tool_call
       // hooks guard its calls too; it has no UI of its own (as the reference's subagents).
-      await attachExtensions(sh.args, session, sh.pithHome, sh.e.log, headlessBindings(sh.e.log));
+      await attachExtensions(sh.args, session, sh.pithHome, sh.e.log, headlessBindings(sh.e.log), { settle: false });
       return session;
     },
   });
@@ -302,7 +346,9 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
   }
   for (const w of file.warnings) sh.e.log(w);
   try {
-    return await buildSession(sh, { cwd, file, sessionDir, model });
+    // the new session's own folder decides its trust (and so its settings)
+    const layer = await ProjectLayer.create(sh.layers, cwd);
+    return await buildSession(sh, { cwd, file, sessionDir, model, layer });
   } catch (err) {
     file.close();
     throw err;
@@ -313,9 +359,11 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
  * The model a new session would start with, and why it could not answer yet (no model, or no
  * key for its provider), without building a session: ACP's `initialize` reports it.
  */
-export function probeModel(args: ParsedArgs, settings: Settings, e: Environment): { model?: Model; problem?: string } {
+export function probeModel(args: ParsedArgs, source: SettingsSource, e: Environment): { model?: Model; problem?: string } {
   const pithHome = pithHomeOf(e.env);
   try {
+    // the model defaults of the global settings: a folder's own are known once its session exists
+    const settings = settingsFor({ source, pithHome, log: () => undefined }, e.cwd, false);
     const registry = createModelRegistry({ pithHome, env: e.env, warn: () => {}, cliApiKey: args.apiKey, cliProvider: args.provider, cwd: e.cwd });
     const model = pickModel(args, settings, registry);
     if (!model) return { problem: noModelMessage(pithHome) };

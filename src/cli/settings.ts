@@ -71,6 +71,10 @@ export interface Settings {
   inspect_image: { enabled: boolean };
   python: { toolMode: "both" | "bash-only" | "ipy-only"; interpreter?: string };
   images: { visionModel?: string };
+  /** Global only: folders (absolute) whose project layer loads; a folder inside one is trusted too. */
+  trustedFolders: string[];
+  /** Global only (pi's key): a folder nobody decided is trusted ("always") or not ("ask", "never"). */
+  defaultProjectTrust: "ask" | "always" | "never";
 }
 
 export function defaultSettings(): Settings {
@@ -113,6 +117,8 @@ export function defaultSettings(): Settings {
     inspect_image: { enabled: true },
     python: { toolMode: "both" },
     images: {},
+    trustedFolders: [],
+    defaultProjectTrust: "ask",
   };
 }
 
@@ -142,12 +148,18 @@ const oneOf = (...values: string[]): Leaf => ({
   expected: `one of ${values.map((v) => `"${v}"`).join(", ")}`,
 });
 const queueMode = oneOf("all", "one-at-a-time");
+const folderProblem = (v: unknown): string | undefined => {
+  if (!Array.isArray(v)) return "trustedFolders: expected an array of absolute paths";
+  const bad = v.find((f) => typeof f !== "string" || !(path.isAbsolute(f) || f === "~" || f.startsWith("~/")));
+  return bad === undefined ? undefined : `trustedFolders: ${JSON.stringify(bad)} is not an absolute path`;
+};
+const folders: Leaf = { check: (v) => folderProblem(v) === undefined, expected: "an array of absolute paths", problem: folderProblem };
 /** A key of pi's settings that pith has no use for: accepted silently, kept nowhere. */
 const piOnly: Leaf = { check: () => true, expected: "anything" };
 const PI_ONLY: Spec = Object.fromEntries(
   [
     "modelThinkingLevels", "hideThinkingBlock", "showCacheMissNotices", "cacheWarming", "externalEditor", "doubleEscapeAction",
-    "treeFilterMode", "defaultProjectTrust", "defaultTools", "sessionDir", "branchSummary", "theme", "quietStartup", "tuiMode",
+    "treeFilterMode", "defaultTools", "sessionDir", "branchSummary", "theme", "quietStartup", "tuiMode",
     "fullscreenExitOutput", "fullscreenScrollbar", "fullscreenCopyOnSelect", "editorPaddingX", "outputPad", "autocompleteMaxVisible",
     "showHardwareCursor", "terminal", "markdown", "transport", "httpProxy", "httpIdleTimeoutMs", "websocketConnectTimeoutMs",
     "npmCommand", "packages", "skills", "prompts", "themes", "enableSkillCommands", "collapseChangelog", "enableInstallTelemetry",
@@ -215,7 +227,15 @@ const SPEC: Spec = {
   ...MCP_SPEC,
   cacheRetention: oneOf("none", "short", "long"),
   readLineNumbers: bool,
+  trustedFolders: folders,
+  defaultProjectTrust: oneOf("ask", "always", "never"),
 };
+
+/**
+ * Keys only the user's global settings may set: a project cannot trust itself. Found in a
+ * project file they are dropped with a warning.
+ */
+const GLOBAL_ONLY = ["trustedFolders", "defaultProjectTrust"] as const;
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
 
@@ -293,17 +313,45 @@ export function settingsPaths(pithHome: string, cwd: string): { globalPath: stri
   return { globalPath: path.join(pithHome, "settings.json"), projectPath: path.join(cwd, ".pith", "settings.json") };
 }
 
-/** Defaults ← global file ← project file. Missing files are skipped. */
-export function loadSettings(options: LoadSettingsOptions): Settings {
+/** One settings file, validated: the keys it sets, with its `mcpServers` kept apart (never merged). */
+export interface SettingsLayer {
+  level: "global" | "project";
+  values: Record<string, unknown>;
+  servers?: unknown;
+}
+
+/** Reads and validates one settings file; undefined when it does not exist. */
+export function readSettingsLayer(level: SettingsLayer["level"], file: string, warn: (message: string) => void): SettingsLayer | undefined {
+  if (!existsSync(file)) return undefined;
+  const { rest, servers } = takeMcpServers(validateSettings(readSettingsFile(file), file, warn), level, file, warn);
+  if (level === "project") {
+    for (const key of GLOBAL_ONLY) {
+      if (!(key in rest)) continue;
+      delete rest[key];
+      warn(`Ignored setting ${key} in ${file}: only the global settings can set it`);
+    }
+  }
+  return servers === undefined ? { level, values: rest } : { level, values: rest, servers };
+}
+
+/** Defaults ← each layer in order (global, then project). */
+export function mergeSettingsLayers(layers: ReadonlyArray<SettingsLayer | undefined>): Settings {
   let settings = defaultSettings();
-  for (const [level, file] of [["global", options.globalPath], ["project", options.projectPath]] as const) {
-    if (!file || !existsSync(file)) continue;
-    const { rest, servers } = takeMcpServers(validateSettings(readSettingsFile(file), file, options.warn), level, file, options.warn);
-    const permissions = mergePermissionLists(settings.permissions, rest.permissions as Partial<PermissionsSetting> | undefined);
-    settings = { ...mergeSettings(settings, rest), permissions };
-    if (servers !== undefined) settings = { ...settings, mcpServers: { ...settings.mcpServers, [level]: servers } };
+  for (const layer of layers) {
+    if (!layer) continue;
+    const permissions = mergePermissionLists(settings.permissions, layer.values.permissions as Partial<PermissionsSetting> | undefined);
+    settings = { ...mergeSettings(settings, layer.values), permissions };
+    if (layer.servers !== undefined) settings = { ...settings, mcpServers: { ...settings.mcpServers, [layer.level]: layer.servers } };
   }
   return settings;
+}
+
+/** Defaults ← global file ← project file. Missing files are skipped. */
+export function loadSettings(options: LoadSettingsOptions): Settings {
+  return mergeSettingsLayers([
+    options.globalPath ? readSettingsLayer("global", options.globalPath, options.warn) : undefined,
+    options.projectPath ? readSettingsLayer("project", options.projectPath, options.warn) : undefined,
+  ]);
 }
 
 /** protocol.md §11.2: RPC mode resets the workflow-altering todo settings to their defaults. */

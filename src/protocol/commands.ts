@@ -7,6 +7,7 @@ import { command } from "./command-schema.js";
 import { EXTRA_COMMAND_SCHEMAS } from "./extra-commands.js";
 import { SESSION_COMMAND_SCHEMAS } from "./session-commands.js";
 import { SUBAGENT_COMMAND_SCHEMAS } from "./subagent-commands.js";
+import { TRUST_COMMAND_SCHEMAS } from "./trust-commands.js";
 
 export { RpcIdSchema, type RpcId } from "./command-schema.js";
 
@@ -150,6 +151,7 @@ export const COMMAND_SCHEMAS = {
   get_mcp_servers: command("get_mcp_servers", {}, "List MCP servers with their status and tools."),
   ...SESSION_COMMAND_SCHEMAS,
   ...SUBAGENT_COMMAND_SCHEMAS,
+  ...TRUST_COMMAND_SCHEMAS,
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

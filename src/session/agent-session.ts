@@ -30,6 +30,7 @@ import { SessionModels } from "./session-models.js";
 import { SessionMcp, type McpWiring } from "./session-mcp.js";
 import { SessionModes } from "./session-modes.js";
 import { SessionPermissions } from "./session-permissions.js";
+import { SessionTrust, type ProjectTrustPort } from "./session-trust.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
 import { deferredMatcher, SessionTools, type TodoAccess } from "./session-tools.js";
 import type { SessionSettings } from "./settings.js";
@@ -78,6 +79,8 @@ export interface AgentSessionOptions {
   mcp?: McpWiring;
   /** Which extension tools the session offers (a subagent's agent definition); all when absent. */
   allowExtensionTool?(name: string): boolean;
+  /** The folder's project trust (session-trust.ts); absent: untrusted, nothing to grant. */
+  projectTrust?: ProjectTrustPort;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }
@@ -113,6 +116,8 @@ export class AgentSession {
   readonly mcp: SessionMcp;
   /** Session files for pickers: list, entries, tree, open a folder, delete. */
   readonly catalog: SessionCatalog;
+  /** Whether the folder's project layer is loaded; the host's run-time grant. */
+  readonly trust: SessionTrust;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
@@ -129,6 +134,9 @@ export class AgentSession {
   private readonly structured: StructuredOutput;
   private readonly liveness: Liveness;
   private readonly sandbox: SessionSandbox | undefined;
+  private readonly extras: PromptExtras;
+  /** Builds the built-in tools again when the settings change (`reconfigure`). */
+  private readonly buildTools: () => Tool[];
 
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
@@ -159,7 +167,9 @@ export class AgentSession {
     this.models = new SessionModels({ conversation: this.conversation, registry: o.registry, scopedModels: o.scopedModels, pithHome: o.pithHome });
     this.extensions = new SessionExtensions((bindings) => createExtensionHost(this.hosted(), bindings));
     this.mcp = new SessionMcp(o.mcp);
-    const builtin = o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
+    this.trust = new SessionTrust(o.projectTrust, o.cwd, () => this.isStreaming);
+    this.buildTools = () => o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
+    const builtin = this.buildTools();
     const isDeferred = deferredMatcher(o.settings.deferredTools ?? []);
     this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt, mcpTools: () => this.mcp.tools(), isDeferred, allowExtensionTool: o.allowExtensionTool });
     this.hooks = new ExtensionHooks(runner, () => this.tools.systemPrompt());
@@ -180,8 +190,10 @@ export class AgentSession {
       emit,
       cwd: o.cwd,
       pithHome: o.pithHome,
+      projectTrusted: () => this.trust.trusted,
       log: o.log,
     });
+    this.extras = extras;
     this.checkpoints = new SessionCheckpoints({
       cwd: o.cwd,
       pithHome: o.pithHome,
@@ -310,8 +322,27 @@ export class AgentSession {
       tools: this.tools.active(),
       permissions: this.permissions.state(),
       sandbox: this.sandbox ? structuredClone(this.sandbox.state) : SANDBOX_OFF,
+      projectTrust: this.trust.state(),
       unavailableTools: this.tools.unavailable(),
     });
+  }
+
+  /**
+   * New settings under an idle session (the composition root loaded its folder's project layer):
+   * they apply from now on, the built-in tools are built again and the rule files read again. The
+   * switches the host sets by command (queue and interrupt modes, auto-compaction, auto-retry)
+   * and the permission keys it set keep the session's values; file checkpoints stay as started.
+   */
+  async reconfigure(next: SessionSettings): Promise<void> {
+    const s = this.settings;
+    const { steeringMode, followUpMode, interruptMode, fileCheckpoints } = s;
+    const switches = { compaction: s.compaction.enabled, retry: s.retry.enabled };
+    Object.assign(s, structuredClone(next), { steeringMode, followUpMode, interruptMode, fileCheckpoints });
+    s.compaction.enabled = switches.compaction;
+    s.retry.enabled = switches.retry;
+    this.permissions.applySettings(s.permissions);
+    this.extras.reload();
+    await this.tools.replaceBuiltin(this.buildTools(), deferredMatcher(s.deferredTools ?? []));
   }
 
   // ── prompting and queues ──────────────────────────────────────────────────
@@ -497,6 +528,7 @@ export class AgentSession {
       waitForIdle: () => this.waitForIdle(),
       systemPrompt: () => this.tools.systemPrompt(),
       activeTools: () => this.tools.active(),
+      isProjectTrusted: () => this.trust.trusted,
     };
   }
 }
