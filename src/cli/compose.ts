@@ -186,7 +186,8 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
   if (o.agent?.systemPrompt) appendPrompt.push(o.agent.systemPrompt);
-  const taskTool = taskToolFor(sh, o, () => session, () => ({ mcp, toolNames: new Set(session.tools.active().map((t) => t.name)) }));
+  // made with the tools (its agent list is read then): again when the folder is trusted later
+  const taskTool = () => taskToolFor(sh, o, () => session, () => ({ mcp, toolNames: new Set(session.tools.active().map((t) => t.name)) }));
   const boxed = await boxing;
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting. A
@@ -236,7 +237,7 @@ interface ToolParts {
   boxed: SessionSandboxSetup | undefined;
   vision: ReturnType<typeof createVisionPort>;
   modelAcceptsImages(): boolean;
-  taskTool: Tool | undefined;
+  taskTool(): Tool | undefined;
 }
 
 /** Every built-in tool of a session, from its layer's settings as they are now. */
@@ -262,7 +263,8 @@ function toolsOf(sh: Shared, o: BuildOptions, p: ToolParts): Tool[] {
     editMode,
   });
   const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath: sh.rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: sh.parts.fs });
-  return applyPythonMode([...builtin, ...reference, ...(p.taskTool ? [p.taskTool] : [])], settings);
+  const task = p.taskTool();
+  return applyPythonMode([...builtin, ...reference, ...(task ? [task] : [])], settings);
 }
 
 /**
