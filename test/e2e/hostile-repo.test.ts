@@ -16,6 +16,7 @@ import { probeSandbox } from "../../src/policy/index.js";
 import { FIXTURES } from "../../src/mcp/test-support.js";
 import type { FakeReply, FakeRequest } from "../support/fake-llm-server.js";
 import { offeredTools } from "../support/offered-tools.js";
+import { RpcClient, RpcError } from "../../src/client/index.js";
 import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 import { taskCall } from "./task-replies.js";
 
@@ -379,5 +380,30 @@ describe("a hostile repository", () => {
     expect((await q.request({ type: "bash", command: write })).data.exitCode).toBe(0);
     expect(readFileSync(path.join(outside, "f.txt"), "utf8")).toBe("escaped\n");
     expect(await q.close()).toBe(0);
+  });
+
+  it("the TypeScript client's getProjectTrust / trustProject drive the built CLI; trust_project is refused while a run is busy", async () => {
+    const repo = hostileRepo();
+    const pithHome = home();
+    writeFileSync(path.join(pithHome, "models.json"), JSON.stringify(fakeModelsJson(llm.url)));
+    const client = new RpcClient({ cliPath: CLI, cwd: repo.cwd, args: ARGS, env: { PATH: process.env.PATH, HOME: pithHome, PITH_HOME: pithHome } });
+    await client.start();
+    try {
+      const report = await client.getProjectTrust();
+      expect(report).toEqual({ folder: repo.real, trusted: false, source: "default", found: expectedFound(repo) });
+      // a run in flight: the settings, tools and extensions must not change under it
+      llm.enqueue({ text: "slow", delayMs: 1500 });
+      await client.prompt("take your time");
+      const busy = await client.trustProject().catch((err: unknown) => err);
+      expect(busy).toBeInstanceOf(RpcError);
+      expect((busy as RpcError).message).toMatch(/trust_project: the session is busy/);
+      await client.waitForIdle();
+      expect(existsSync(repo.marks.extension)).toBe(false);
+      expect(await client.trustProject({ persist: false })).toMatchObject({ trusted: true, source: "host" });
+      expect(existsSync(repo.marks.extension)).toBe(true);
+      expect((await client.getState()).projectTrust).toEqual({ trusted: true, source: "host" });
+    } finally {
+      await client.close();
+    }
   });
 });
