@@ -17,7 +17,6 @@ import {
   type SessionLog,
   type SessionSettings,
   type SessionStorage,
-  type TodoAccess,
 } from "../session/index.js";
 import type { CreateSessionParams } from "../protocol/index.js";
 import { PithError, errorMessage } from "../shared/errors.js";
@@ -25,9 +24,6 @@ import { noApiKeyMessage, noModelMessage } from "../providers/models/env-keys.js
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import {
   agentMcpFilter,
-  createBuiltinTools,
-  createNodeExecOps,
-  createReferenceTools,
   createTaskTool,
   findOnPath,
   loadAgents,
@@ -44,7 +40,7 @@ import { attachExtensions, headlessBindings, loadProjectExtensions } from "./ext
 import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 import { ProjectLayer, settingsFor, type LayerContext, type SettingsSource } from "./project-layer.js";
-import { applyPythonMode, referenceToolsOptions } from "./tool-settings.js";
+import { toolsOf } from "./compose-tools.js";
 import { createVisionPort } from "./vision.js";
 
 export interface Environment {
@@ -205,7 +201,13 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
     file: o.file,
     sessionDir: o.sessionDir,
     // built again (with the layer's settings of the moment) when the folder is trusted later
-    createTools: (todos) => chooseTools(toolsOf(sh, o, { todos, boxed, vision, modelAcceptsImages, taskTool }), args, o, e.log),
+    createTools: (todos) =>
+      chooseTools(
+        toolsOf({ cwd, layer, env: e.env, tempDir, rgPath: sh.rgPath, fs: sh.parts.fs, todos, boxed, vision, modelAcceptsImages, taskTool }),
+        args,
+        o,
+        e.log,
+      ),
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
     initialModel: o.model,
     initialThinkingLevel: o.thinkingLevel ?? args.thinking ?? settings.defaultThinkingLevel,
@@ -230,41 +232,6 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
     });
   }
   return session;
-}
-
-interface ToolParts {
-  todos: TodoAccess;
-  boxed: SessionSandboxSetup | undefined;
-  vision: ReturnType<typeof createVisionPort>;
-  modelAcceptsImages(): boolean;
-  taskTool(): Tool | undefined;
-}
-
-/** Every built-in tool of a session, from its layer's settings as they are now. */
-function toolsOf(sh: Shared, o: BuildOptions, p: ToolParts): Tool[] {
-  const { cwd, layer } = o;
-  const { settings, childEnv } = layer;
-  const { boxed, vision } = p;
-  // PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode (the reference's variable).
-  const variant = sh.e.env.PI_EDIT_VARIANT;
-  const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
-  const exec = boxed ? createNodeExecOps({ env: childEnv, wrapCommand: boxed.sandbox.wrap }) : undefined;
-  const builtin = createBuiltinTools({
-    cwd,
-    tempDir: sh.tempDir,
-    rgPath: sh.rgPath,
-    todos: p.todos,
-    modelAcceptsImages: p.modelAcceptsImages,
-    env: childEnv,
-    exec,
-    guardWrite: boxed?.guardWrite,
-    fs: sh.parts.fs,
-    readLineNumbers: settings.readLineNumbers,
-    editMode,
-  });
-  const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath: sh.rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: sh.parts.fs });
-  const task = p.taskTool();
-  return applyPythonMode([...builtin, ...reference, ...(task ? [task] : [])], settings);
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   type SandboxSetting,
 } from "./policy-settings.js";
 import { MCP_SPEC, takeMcpServers, type McpServerSettings, type McpSettings } from "./mcp-settings.js";
+import { GLOBAL_ONLY_TRUST_KEYS, TRUST_SPEC } from "./trust-settings.js";
 
 /**
  * Offered through `call_tool` by default (issue 17): tools most sessions never call (ls, which
@@ -148,12 +149,6 @@ const oneOf = (...values: string[]): Leaf => ({
   expected: `one of ${values.map((v) => `"${v}"`).join(", ")}`,
 });
 const queueMode = oneOf("all", "one-at-a-time");
-const folderProblem = (v: unknown): string | undefined => {
-  if (!Array.isArray(v)) return "trustedFolders: expected an array of absolute paths";
-  const bad = v.find((f) => typeof f !== "string" || !(path.isAbsolute(f) || f === "~" || f.startsWith("~/")));
-  return bad === undefined ? undefined : `trustedFolders: ${JSON.stringify(bad)} is not an absolute path`;
-};
-const folders: Leaf = { check: (v) => folderProblem(v) === undefined, expected: "an array of absolute paths", problem: folderProblem };
 /** A key of pi's settings that pith has no use for: accepted silently, kept nowhere. */
 const piOnly: Leaf = { check: () => true, expected: "anything" };
 const PI_ONLY: Spec = Object.fromEntries(
@@ -227,15 +222,8 @@ const SPEC: Spec = {
   ...MCP_SPEC,
   cacheRetention: oneOf("none", "short", "long"),
   readLineNumbers: bool,
-  trustedFolders: folders,
-  defaultProjectTrust: oneOf("ask", "always", "never"),
+  ...TRUST_SPEC,
 };
-
-/**
- * Keys only the user's global settings may set: a project cannot trust itself. Found in a
- * project file they are dropped with a warning.
- */
-const GLOBAL_ONLY = ["trustedFolders", "defaultProjectTrust"] as const;
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
 
@@ -325,7 +313,7 @@ export function readSettingsLayer(level: SettingsLayer["level"], file: string, w
   if (!existsSync(file)) return undefined;
   const { rest, servers } = takeMcpServers(validateSettings(readSettingsFile(file), file, warn), level, file, warn);
   if (level === "project") {
-    for (const key of GLOBAL_ONLY) {
+    for (const key of GLOBAL_ONLY_TRUST_KEYS) {
       if (!(key in rest)) continue;
       delete rest[key];
       warn(`Ignored setting ${key} in ${file}: only the global settings can set it`);

@@ -33,7 +33,7 @@ import { SessionPermissions } from "./session-permissions.js";
 import { SessionTrust, type ProjectTrustPort } from "./session-trust.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
 import { deferredMatcher, SessionTools, type TodoAccess } from "./session-tools.js";
-import type { SessionSettings } from "./settings.js";
+import { takeNewSettings, type SessionSettings } from "./settings.js";
 import type { SessionLog } from "./store/session-log.js";
 import { contentText } from "./store/message-text.js";
 import type { SessionStorage } from "./store/storage.js";
@@ -335,11 +335,7 @@ export class AgentSession {
    */
   async reconfigure(next: SessionSettings): Promise<void> {
     const s = this.settings;
-    const { steeringMode, followUpMode, interruptMode, fileCheckpoints } = s;
-    const switches = { compaction: s.compaction.enabled, retry: s.retry.enabled };
-    Object.assign(s, structuredClone(next), { steeringMode, followUpMode, interruptMode, fileCheckpoints });
-    s.compaction.enabled = switches.compaction;
-    s.retry.enabled = switches.retry;
+    takeNewSettings(s, next);
     this.permissions.applySettings(s.permissions);
     this.extras.reload();
     await this.tools.replaceBuiltin(this.buildTools(), deferredMatcher(s.deferredTools ?? []));
