@@ -6,6 +6,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync, constants } from "node:fs";
 import path from "node:path";
 import { PithError, errorMessage } from "../shared/errors.js";
+import { pidAlive } from "../shared/pid-alive.js";
 
 /** The file's content: canonical folder → decision. */
 export type TrustDecisions = Record<string, boolean | null>;
@@ -103,13 +104,7 @@ function ownerAlive(lock: string): boolean {
     return (err as NodeJS.ErrnoException).code !== "ENOENT";
   }
   // a lock being written this instant has no pid yet: treat it as live
-  if (!Number.isInteger(pid) || pid <= 0) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return !Number.isInteger(pid) || pid <= 0 || pidAlive(pid);
 }
 
 function releaseLock(lock: string): void {

@@ -159,6 +159,16 @@ async function connected(p: Pith, name: string): Promise<Frame> {
   }
 }
 
+/** Starts in `repo` with trust.json holding `saved`: the folder's trust is `expected`, and its extension loaded only if trusted. */
+async function startSaved(repo: Repo, pithHome: string, saved: Record<string, boolean>, expected: Frame, args: string[] = []): Promise<void> {
+  writeFileSync(path.join(pithHome, "trust.json"), JSON.stringify(saved));
+  rmSync(repo.marks.extension, { force: true });
+  const p = await start(repo, { pithHome, args });
+  expect((await p.request({ type: "get_state" })).data.projectTrust).toEqual(expected);
+  expect(existsSync(repo.marks.extension)).toBe(expected.trusted);
+  expect(await p.close()).toBe(0);
+}
+
 const envCall = (id: string) => ({ toolCalls: [{ id, name: "bash", arguments: { command: "env" } }] });
 
 /** Every item the hostile folder holds, as get_project_trust lists them. */
@@ -292,30 +302,14 @@ describe("a hostile repository", () => {
     expect((await viaEnv.request({ type: "get_state" })).data.projectTrust).toEqual({ trusted: true, source: "env" });
     expect(await viaEnv.close()).toBe(0);
 
-    const pithHome = home();
-    writeFileSync(path.join(pithHome, "trust.json"), JSON.stringify({ [repo.real]: true }));
-    rmSync(repo.marks.extension);
-    const refused = await start(repo, { pithHome, args: ["-na"] });
-    expect((await refused.request({ type: "get_state" })).data.projectTrust).toEqual({ trusted: false, source: "flag" });
-    expect(existsSync(repo.marks.extension)).toBe(false);
-    expect(await refused.close()).toBe(0);
+    await startSaved(repo, home(), { [repo.real]: true }, { trusted: false, source: "flag" }, ["-na"]);
   });
 
   it("a saved decision for a parent folder trusts the folder; a closer 'no' wins over it", async () => {
     const repo = hostileRepo();
-    const pithHome = home();
-    writeFileSync(path.join(pithHome, "trust.json"), JSON.stringify({ [path.dirname(repo.real)]: true }));
-    const p = await start(repo, { pithHome });
-    expect((await p.request({ type: "get_state" })).data.projectTrust).toEqual({ trusted: true, source: "saved" });
-    expect(existsSync(repo.marks.extension)).toBe(true);
-    expect(await p.close()).toBe(0);
-
-    rmSync(repo.marks.extension);
-    writeFileSync(path.join(pithHome, "trust.json"), JSON.stringify({ [path.dirname(repo.real)]: true, [repo.real]: false }));
-    const q = await start(repo, { pithHome });
-    expect((await q.request({ type: "get_state" })).data.projectTrust).toEqual({ trusted: false, source: "saved" });
-    expect(existsSync(repo.marks.extension)).toBe(false);
-    expect(await q.close()).toBe(0);
+    const parent = path.dirname(repo.real);
+    await startSaved(repo, home(), { [parent]: true }, { trusted: true, source: "saved" });
+    await startSaved(repo, home(), { [parent]: true, [repo.real]: false }, { trusted: false, source: "saved" });
   });
 
   it("a user-level extension's project_trust answer decides (remember saves it); the repository's extension sees ctx.isProjectTrusted()", async () => {
