@@ -16,7 +16,9 @@ import { probeSandbox } from "../../src/policy/index.js";
 import { FIXTURES } from "../../src/mcp/test-support.js";
 import type { FakeReply, FakeRequest } from "../support/fake-llm-server.js";
 import { offeredTools } from "../support/offered-tools.js";
+import * as acp from "@agentclientprotocol/sdk";
 import { RpcClient, RpcError } from "../../src/client/index.js";
+import { startAcp } from "../support/acp-client.js";
 import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 import { taskCall } from "./task-replies.js";
 
@@ -169,6 +171,17 @@ async function startSaved(repo: Repo, pithHome: string, saved: Record<string, bo
   expect(await p.close()).toBe(0);
 }
 
+/** The stderr line matching `re`, once it arrived (stderr and stdout are separate pipes). */
+async function stderrLine(p: Pith, re: RegExp): Promise<string> {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const line = p.stderr.split("\n").find((l) => re.test(l));
+    if (line) return line;
+    if (Date.now() > end) throw new Error(`no stderr line matched ${re}; stderr:\n${p.stderr}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 const envCall = (id: string) => ({ toolCalls: [{ id, name: "bash", arguments: { command: "env" } }] });
 
 /** Every item the hostile folder holds, as get_project_trust lists them. */
@@ -197,8 +210,7 @@ describe("a hostile repository", () => {
     expect(state.permissions.mode).toBe("ask-writes");
     const report = (await p.request({ type: "get_project_trust" })).data;
     expect(report).toEqual({ folder: repo.real, trusted: false, source: "default", found: expectedFound(repo) });
-    expect(p.stderr.match(/is not a trusted folder/g)).toHaveLength(1);
-    const notice = p.stderr.split("\n").find((l) => l.includes("is not a trusted folder"))!;
+    const notice = await stderrLine(p, /is not a trusted folder/);
     for (const item of ["permissions.mode", "sandbox.writableRoots", "tools.env.passthrough", "python.interpreter", "evil.mjs", "explore", "helper", "repo-rule", "repo-prompt", "repo (.mcp.json)", "--trust-project", "trustedFolders", "trust_project"]) {
       expect(notice).toContain(item);
     }
@@ -259,12 +271,15 @@ describe("a hostile repository", () => {
     expect(JSON.stringify(subRequest("EXPLORE-ASSIGN-2", from).body)).toContain("read-only exploration subagent");
     expect(JSON.stringify(subRequest("EXPLORE-ASSIGN-2", from).body)).not.toContain("EVIL-EXPLORE");
     expect(JSON.stringify(subRequest("HELPER-ASSIGN", from).body)).toContain("HELPER-PROMPT");
-    expect(p.stderr).toMatch(/explore\.md ignored: "explore" is a built-in agent, which a project cannot replace/);
+    await stderrLine(p, /explore\.md ignored: "explore" is a built-in agent, which a project cannot replace/);
     // the repository's rule now fires
     llm.enqueue({ text: "here is REPO_TRIGGER again" }, { text: "corrected" });
     const third = await p.promptAndWait("say it");
     expect(third.filter((f) => f.type === "ttsr_triggered").map((f) => f.rules[0].name)).toEqual(["repo-rule"]);
     expect(await p.close()).toBe(0);
+    // each notice once, however often the agents were read
+    expect(p.stderr.match(/is not a trusted folder/g)).toHaveLength(1);
+    expect(p.stderr.match(/explore\.md ignored/g)).toHaveLength(1);
   });
 
   it("trust_project with persist writes trust.json (pi's shape); a fresh process starts trusted (source saved)", async () => {
@@ -399,5 +414,30 @@ describe("a hostile repository", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("ACP mode: an editor's session ignores an untrusted folder's layer; trustedFolders or --trust-project load it", async () => {
+    const repo = hostileRepo();
+    const acpSession = async (settings: Frame, args: string[] = []): Promise<string> => {
+      const pithHome = home(settings);
+      writeFileSync(path.join(pithHome, "models.json"), JSON.stringify(fakeModelsJson(llm.url)));
+      const run = await startAcp({ cli: CLI, args: [...ARGS, ...args], env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: pithHome, PITH_HOME: pithHome }, cwd: tempDir() });
+      // "close": the process ended and its stderr was read to the end
+      const closed = new Promise((resolve) => run.child.once("close", resolve));
+      try {
+        await run.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+        await run.agent.request(acp.methods.agent.session.new, { cwd: repo.cwd, mcpServers: [] });
+      } finally {
+        await run.close();
+        await closed;
+      }
+      return run.stderr();
+    };
+    expect(await acpSession({})).toMatch(/is not a trusted folder; its project layer was ignored/);
+    expect(existsSync(repo.marks.extension)).toBe(false);
+    expect(await acpSession({ trustedFolders: [repo.cwd] })).not.toContain("is not a trusted folder");
+    expect(readFileSync(repo.marks.started, "utf8")).toBe("trusted=true\n");
+    await acpSession({}, ["--trust-project"]);
+    expect(readFileSync(repo.marks.started, "utf8")).toBe("trusted=true\ntrusted=true\n");
   });
 });

@@ -237,8 +237,8 @@ describe("MCP servers through the built CLI", () => {
     expect((await p.request({ type: "get_mcp_servers" })).data.servers).toEqual([]);
     const { first } = await runCalls(p, []);
     expect(offered(first).some((n) => n.startsWith("mcp__"))).toBe(false);
-    expect(p.stderr.match(/is not a trusted folder; its project layer was ignored \(MCP servers: proj \(\.mcp\.json\)\)/g)).toHaveLength(1);
     expect(await p.close()).toBe(0);
+    expect(p.stderr.match(/is not a trusted folder; its project layer was ignored \(MCP servers: proj \(\.mcp\.json\)\)/g)).toHaveLength(1);
 
     const q = await start({ mcpJson, trust: true });
     expect(q.stderr).not.toContain("not started");
