@@ -35,7 +35,7 @@ import {
 import { createSubagentFactory } from "./subagents.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
-import { borrowMcp, setUpMcp } from "./mcp.js";
+import { borrowMcp, setUpMcp, type ProjectMcpWiring } from "./mcp.js";
 import { attachExtensions, headlessBindings, loadProjectExtensions } from "./extensions.js";
 import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
@@ -222,16 +222,18 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
     projectTrust: layer.port(!o.parent),
     log: e.log,
   });
-  if (ownMcp) {
-    layer.own(session);
-    // The folder trusted while this session runs: its MCP servers, settings and extensions join.
-    layer.onTrusted(async (next) => {
-      await ownMcp.trustProject(next);
-      await session.reconfigure(sessionSettingsOf(next, args, e.env));
-      await loadProjectExtensions(args, session, e.log);
-    });
-  }
+  if (ownMcp) loadLayerLater(layer, session, ownMcp, args, e);
   return session;
+}
+
+/** A top-level session's folder trusted while it runs: its MCP servers, settings and extensions join. */
+function loadLayerLater(layer: ProjectLayer, session: AgentSession, mcp: ProjectMcpWiring, args: ParsedArgs, e: Environment): void {
+  layer.own(session);
+  layer.onTrusted(async (next) => {
+    await mcp.trustProject(next);
+    await session.reconfigure(sessionSettingsOf(next, args, e.env));
+    await loadProjectExtensions(args, session, e.log);
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { projectLayerOf } from "./project-layer.js";
 /**
  * Discovers and loads extensions (`-e`, PITH_HOME/extensions, and `.pith/extensions` when the
  * folder is trusted), then attaches them to the session with the front door's bindings (which
- * emits `session_start`). Load failures are logged and skipped (engine.md §11.1), never fatal.
+ * emits `session_start`). A module that fails to load is logged and skipped, never fatal.
  * `settle` (a top-level session): a folder nobody decided about is then offered to these
  * extensions' `project_trust` handlers, and an untrusted one gets its stderr notice.
  */
