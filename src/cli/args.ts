@@ -48,6 +48,12 @@ export interface ParsedArgs {
   noThemes: boolean;
   /** `--sandbox`: the bubblewrap sandbox of bash commands (overrides the `sandbox.mode` setting). */
   sandbox?: "off" | "workspace-write" | "read-only";
+  /**
+   * The project layer of the working folder (its settings, extensions, agents, rules, MCP servers):
+   * true (`--trust-project`, pi's `--approve`/`-a`) loads it, false (`--no-approve`/`-na`) ignores
+   * it, whatever was saved; absent: the saved decisions and settings decide. The last flag wins.
+   */
+  trustProject?: boolean;
   version: boolean;
   help: boolean;
   /** Print/json: a JSON Schema file; the last prompt must end with a result matching it (printed alone). */
@@ -101,6 +107,10 @@ const FLAGS: Record<string, Flag> = {
   "--delta-streaming": (a) => (a.deltaStreaming = true),
   "--heartbeat": (a, take) => (a.heartbeat = heartbeatMs(take())),
   "--sandbox": (a, take) => (a.sandbox = oneOf("--sandbox", take(), SANDBOX)),
+  "--trust-project": (a) => (a.trustProject = true),
+  // pi's names for the same decision (pi 0.8x project trust)
+  "--approve": (a) => (a.trustProject = true),
+  "--no-approve": (a) => (a.trustProject = false),
   // Flags the reference's and pi's RPC launchers pass (README, "Launcher flags").
   "--provider-session-id": (a, take) => (a.providerSessionId = take()),
   "--no-rules": (a) => (a.noRules = true),
@@ -111,7 +121,15 @@ const FLAGS: Record<string, Flag> = {
   "--version": (a) => (a.version = true),
   "--help": (a) => (a.help = true),
 };
-const ALIASES: Record<string, string> = { "-p": "--print", "-c": "--continue", "-e": "--extension", "-h": "--help", "-v": "--version" };
+const ALIASES: Record<string, string> = {
+  "-p": "--print",
+  "-c": "--continue",
+  "-e": "--extension",
+  "-h": "--help",
+  "-v": "--version",
+  "-a": "--approve",
+  "-na": "--no-approve",
+};
 
 function emptyArgs(): ParsedArgs {
   return {
@@ -249,6 +267,9 @@ Tools, extensions, prompt:
   --heartbeat <ms>                   RPC: a heartbeat frame every <ms> (0 = off; set_heartbeat changes it)
   --sandbox <off|workspace-write|read-only>
                                      run bash commands under bubblewrap (default: setting sandbox.mode, off)
+  --trust-project, -a, --approve     trust the working folder: load its .pith/ settings, extensions,
+                                     agents, rules and .mcp.json (untrusted folders' are ignored)
+  -na, --no-approve                  do not trust the working folder, whatever was saved
   --provider-session-id <id>         provider-side session id: the prompt-cache key (default: session id)
   --no-rules                         load no TTSR rule files
   --file-checkpoints                 checkpoint the cwd before each user message's tools run
@@ -264,7 +285,9 @@ Other:
 
 Environment:
   PITH_HOME                          data directory (default ~/.pith): settings.json, models.json,
-                                     sessions/, extensions/; project settings: .pith/settings.json
+                                     sessions/, extensions/, trust.json; project settings:
+                                     .pith/settings.json (trusted folders only)
+  PITH_TRUST_PROJECT                 1/true/yes/on: same as --trust-project; 0/false/no/off: --no-approve
   ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY,
   XAI_API_KEY, MISTRAL_API_KEY, ...  provider API keys
   PITH_CACHE_RETENTION               prompt caching: none | short (default, ~5 min) | long (~1 h);

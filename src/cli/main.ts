@@ -4,12 +4,12 @@ import { releaseAllLocks } from "../session/index.js";
 import { killAllProcessGroups } from "../tools/ops/process-groups.js";
 import { errorMessage } from "../shared/errors.js";
 import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
-import { loadSettings, applyRpcOverrides, settingsPaths } from "./settings.js";
+import { applyRpcOverrides, readSettingsLayer, settingsPaths } from "./settings.js";
+import type { SettingsSource } from "./project-layer.js";
 import { pithHomeOf, type Environment } from "./compose.js";
 import { removeSandboxFoldersSync } from "./sandbox-setup.js";
 import { VERSION, runRpcMode } from "./modes/rpc.js";
 import { runPrintMode } from "./modes/print.js";
-import path from "node:path";
 
 async function main(argv: string[]): Promise<number> {
   const env: Environment = { env: process.env, cwd: process.cwd(), log: (m) => process.stderr.write(m.endsWith("\n") ? m : m + "\n") };
@@ -44,19 +44,18 @@ async function main(argv: string[]): Promise<number> {
   }
   for (const note of displayOnlyNotes(args)) env.log(note);
   const pithHome = pithHomeOf(env.env);
-  const cwd = args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd;
-  let settings = loadSettings({
-    ...settingsPaths(pithHome, cwd),
-    warn: env.log,
-  });
-  if (mode === "rpc") {
-    settings = applyRpcOverrides(settings);
-    return runRpcMode(args, settings, env);
-  }
+  // The global settings are read once; each session adds its folder's project settings when that
+  // folder is trusted (project-layer.ts).
+  const rpcLike = mode === "rpc" || mode === "acp";
+  const settings: SettingsSource = {
+    global: readSettingsLayer("global", settingsPaths(pithHome, env.cwd).globalPath, env.log),
+    finish: rpcLike ? applyRpcOverrides : (s) => s,
+  };
+  if (mode === "rpc") return runRpcMode(args, settings, env);
   if (mode === "acp") {
     // loaded only here: the ACP SDK stays out of the other modes' startup
     const { runAcpMode } = await import("./modes/acp.js");
-    return runAcpMode(args, applyRpcOverrides(settings), env);
+    return runAcpMode(args, settings, env);
   }
   return runPrintMode(args, settings, env, mode);
 }

@@ -225,4 +225,18 @@ export abstract class RpcCommands extends RpcSessionCommands implements CommandM
   getLspServers(): Promise<Data<"get_lsp_servers">> {
     return this.request("get_lsp_servers", {});
   }
+
+  // ── Project trust (pith extra) ────────────────────────────────────────────
+
+  /** Whether the session's folder is trusted, who decided, and what its project layer holds (`found`). */
+  getProjectTrust(): Promise<Data<"get_project_trust">> {
+    return this.request("get_project_trust", {});
+  }
+  /**
+   * Trusts the session's folder now: its settings, extensions, agents, rules and MCP servers load
+   * into the running session; `persist` saves the decision for later starts. Refused while busy.
+   */
+  trustProject(opts: { persist?: boolean } = {}): Promise<Data<"trust_project">> {
+    return this.request("trust_project", opts.persist === undefined ? {} : { persist: opts.persist });
+  }
 }

@@ -7,6 +7,7 @@ import { command } from "./command-schema.js";
 import { EXTRA_COMMAND_SCHEMAS } from "./extra-commands.js";
 import { SESSION_COMMAND_SCHEMAS } from "./session-commands.js";
 import { SUBAGENT_COMMAND_SCHEMAS } from "./subagent-commands.js";
+import { TRUST_COMMAND_SCHEMAS } from "./trust-commands.js";
 
 export { RpcIdSchema, type RpcId } from "./command-schema.js";
 
@@ -152,6 +153,7 @@ export const COMMAND_SCHEMAS = {
   get_lsp_servers: command("get_lsp_servers", {}, "List language servers: name, language, root, status, pid, error."),
   ...SESSION_COMMAND_SCHEMAS,
   ...SUBAGENT_COMMAND_SCHEMAS,
+  ...TRUST_COMMAND_SCHEMAS,
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

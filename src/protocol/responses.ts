@@ -5,6 +5,7 @@ import {
   CompactionResultSchema,
   ModelSchema,
   PermissionStateSchema,
+  ProjectTrustStateSchema,
   SandboxStateSchema,
   ThinkingLevelSchema,
   TodoPhaseSchema,
@@ -17,6 +18,7 @@ import { LIVENESS_RESPONSE_SCHEMAS } from "./liveness.js";
 import { EXTRA_RESPONSE_DATA_SCHEMAS } from "./extra-commands.js";
 import { SESSION_RESPONSE_SCHEMAS } from "./session-commands.js";
 import { SUBAGENT_RESPONSE_SCHEMAS } from "./subagent-commands.js";
+import { TRUST_RESPONSE_SCHEMAS } from "./trust-commands.js";
 
 const Str = Type.String();
 const Num = Type.Number();
@@ -86,6 +88,8 @@ export const RpcSessionStateSchema = Type.Object({
   unavailableTools: Opt(Type.Array(Type.Object({ name: Str, reason: Str }))),
   /** pith: the language servers and why any is not used (absent when setting lsp.enabled is off). */
   lspServers: Opt(Type.Array(LspServerStatusSchema)),
+  /** pith: whether the session's folder is trusted (its project layer loaded), and who decided. */
+  projectTrust: Opt(ProjectTrustStateSchema),
 });
 export type RpcSessionState = Static<typeof RpcSessionStateSchema>;
 
@@ -170,6 +174,7 @@ export const RESPONSE_DATA_SCHEMAS = {
   get_lsp_servers: Type.Object({ servers: Type.Array(LspServerStatusSchema) }),
   ...SESSION_RESPONSE_SCHEMAS,
   ...SUBAGENT_RESPONSE_SCHEMAS,
+  ...TRUST_RESPONSE_SCHEMAS,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;

@@ -85,6 +85,8 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   set_subagent_subscription: { valid: { level: "progress" }, bad: [{ level: "all" }, 'Invalid "level": expected "off" or "progress" or "events"'] },
   get_subagents: { valid: {} },
   get_subagent_messages: { valid: { subagentId: "a", fromByte: 120 }, bad: [{ fromByte: "0" }, 'Invalid "fromByte": expected number'] },
+  get_project_trust: { valid: {} },
+  trust_project: { valid: { persist: true }, bad: [{ persist: "yes" }, 'Invalid "persist": expected boolean'] },
 };
 
 describe("validateInbound: commands", () => {

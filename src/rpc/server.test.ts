@@ -98,6 +98,8 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   set_subagent_subscription: { level: "off" },
   get_subagents: {},
   get_subagent_messages: { subagentId: "nope" },
+  get_project_trust: {},
+  trust_project: {},
 };
 
 describe("RpcServer over the memory transport", () => {

@@ -32,9 +32,10 @@ import { SessionLsp, type LspWiring } from "./session-lsp.js";
 import { SessionModes } from "./session-modes.js";
 import { SessionPermissions, type GrantStore } from "./session-permissions.js";
 import { approveFileWrites } from "./permission-gate.js";
+import { SessionTrust, type ProjectTrustPort } from "./session-trust.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
 import { deferredMatcher, SessionTools, type TodoAccess } from "./session-tools.js";
-import type { SessionSettings } from "./settings.js";
+import { takeNewSettings, type SessionSettings } from "./settings.js";
 import type { SessionLog } from "../store/session-log.js";
 import { contentText } from "../store/message-text.js";
 import type { SessionStorage } from "../store/storage.js";
@@ -84,6 +85,8 @@ export interface AgentSessionOptions {
   allowExtensionTool?(name: string): boolean;
   /** Where the project's "Allow always" grants are kept (the user's store); in memory only when absent. */
   grants?: GrantStore;
+  /** The folder's project trust (session-trust.ts); absent: untrusted, nothing to grant. */
+  projectTrust?: ProjectTrustPort;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }
@@ -121,6 +124,8 @@ export class AgentSession {
   readonly lsp: SessionLsp;
   /** Session files for pickers: list, entries, tree, open a folder, delete. */
   readonly catalog: SessionCatalog;
+  /** Whether the folder's project layer is loaded; the host's run-time grant. */
+  readonly trust: SessionTrust;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
@@ -137,6 +142,9 @@ export class AgentSession {
   private readonly structured: StructuredOutput;
   private readonly liveness: Liveness;
   private readonly sandbox: SessionSandbox | undefined;
+  private readonly extras: PromptExtras;
+  /** Builds the built-in tools again when the settings change (`reconfigure`). */
+  private readonly buildTools: () => Tool[];
 
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
@@ -168,7 +176,9 @@ export class AgentSession {
     this.extensions = new SessionExtensions((bindings) => createExtensionHost(this.hosted(), bindings));
     this.mcp = new SessionMcp(o.mcp);
     this.lsp = new SessionLsp(o.lsp);
-    const builtin = o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
+    this.trust = new SessionTrust(o.projectTrust, o.cwd, () => this.isStreaming);
+    this.buildTools = () => o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
+    const builtin = this.buildTools();
     const isDeferred = deferredMatcher(o.settings.deferredTools ?? []);
     this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt, mcpTools: () => this.mcp.tools(), isDeferred, allowExtensionTool: o.allowExtensionTool });
     this.hooks = new ExtensionHooks(runner, () => this.tools.systemPrompt());
@@ -189,8 +199,10 @@ export class AgentSession {
       emit,
       cwd: o.cwd,
       pithHome: o.pithHome,
+      projectTrusted: () => this.trust.trusted,
       log: o.log,
     });
+    this.extras = extras;
     this.checkpoints = new SessionCheckpoints({
       cwd: o.cwd,
       pithHome: o.pithHome,
@@ -319,6 +331,7 @@ export class AgentSession {
       tools: this.tools.active(),
       permissions: this.permissions.state(),
       sandbox: this.sandbox ? structuredClone(this.sandbox.state) : SANDBOX_OFF,
+      projectTrust: this.trust.state(),
       unavailableTools: this.tools.unavailable(),
       lspServers: this.lsp.enabled ? this.lsp.servers() : undefined,
     });
@@ -331,6 +344,20 @@ export class AgentSession {
    */
   approveFileWrites(paths: readonly string[], call: { toolCallId: string; signal: AbortSignal }): Promise<void> {
     return approveFileWrites({ permissions: this.permissions, cwd: this.cwd, signal: call.signal }, paths, call.toolCallId);
+  }
+
+  /**
+   * New settings under an idle session (the composition root loaded its folder's project layer):
+   * they apply from now on, the built-in tools are built again and the rule files read again. The
+   * switches the host sets by command (queue and interrupt modes, auto-compaction, auto-retry)
+   * and the permission keys it set keep the session's values; file checkpoints stay as started.
+   */
+  async reconfigure(next: SessionSettings): Promise<void> {
+    const s = this.settings;
+    takeNewSettings(s, next);
+    this.permissions.applySettings(s.permissions);
+    this.extras.reload();
+    await this.tools.replaceBuiltin(this.buildTools(), deferredMatcher(s.deferredTools ?? []));
   }
 
   // ── prompting and queues ──────────────────────────────────────────────────
@@ -517,6 +544,7 @@ export class AgentSession {
       waitForIdle: () => this.waitForIdle(),
       systemPrompt: () => this.tools.systemPrompt(),
       activeTools: () => this.tools.active(),
+      isProjectTrusted: () => this.trust.trusted,
     };
   }
 }

@@ -17,6 +17,7 @@ export type { SessionSettings, FileCheckpointSettings } from "./settings.js";
 export type { CheckpointItem, CheckpointFeatureState, RestoreCheckpointResult, RestoreMode } from "./session-checkpoints.js";
 export type { McpWiring, SessionMcp } from "./session-mcp.js";
 export type { LspWiring, SessionLsp } from "./session-lsp.js";
+export type { ProjectTrustPort, SessionTrust } from "./session-trust.js";
 export type { QueueMode } from "./queues.js";
 export type { ListSessionsParams, OpenSessionResult } from "./session-catalog.js";
 export type { SessionSummary, ListSessionsResult } from "../store/session-list.js";
@@ -31,6 +32,7 @@ export { sessionDirFor, resolveSessionArg } from "../store/layout.js";
 export { listSessions, projectDirsOf } from "../store/session-list.js";
 export { buildSystemPrompt, resolvePromptArg } from "./system-prompt.js";
 export { discoverContextFiles } from "./context-files.js";
+export { findRuleFiles } from "../rules/rule-files.js";
 
 // ── types front doors pass through (host tools, extension UI) ──
 export type { Tool, ToolContext } from "../tools/types.js";

@@ -201,7 +201,7 @@ describe.skipIf(!probe.ok)("sandbox: settings and abort", () => {
     const other = tempDir("pith-sbx-other-");
     mkdirSync(path.join(cwd, ".pith"));
     writeFileSync(path.join(cwd, ".pith", "settings.json"), JSON.stringify({ sandbox: { mode: "workspace-write", network: true, writableRoots: [extra] } }));
-    const p = await Pith.start({ cwd, modelsJson: fakeModelsJson(llm.url), args: ARGS });
+    const p = await Pith.start({ cwd, modelsJson: fakeModelsJson(llm.url), args: [...ARGS, "--trust-project"] });
     open.push(p);
     expect((await p.request({ type: "get_state" })).data.sandbox).toEqual({ mode: "workspace-write", network: true, writableRoots: [extra] });
     const before = connections;

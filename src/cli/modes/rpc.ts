@@ -7,7 +7,7 @@ import { killAllProcessGroups } from "../../tools/ops/process-groups.js";
 import type { ParsedArgs } from "../args.js";
 import { composeSession, type Environment } from "../compose.js";
 import { exitOnSignals } from "../termination.js";
-import type { Settings } from "../settings.js";
+import type { SettingsSource } from "../project-layer.js";
 
 declare const __PITH_VERSION__: string;
 export const VERSION = typeof __PITH_VERSION__ === "string" ? __PITH_VERSION__ : "0.0.0-dev";
@@ -16,7 +16,7 @@ function truthy(v: string | undefined): boolean {
   return !!v && ["1", "true", "yes", "on"].includes(v.trim().toLowerCase());
 }
 
-export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Environment): Promise<number> {
+export async function runRpcMode(args: ParsedArgs, settings: SettingsSource, e: Environment): Promise<number> {
   const transport = createStdioTransport({ onWriteError: (err) => e.log(`stdout: ${err.message}`) });
   // A startup failure (bad session, unknown model) exits 1 before `ready` is written.
   const { session, pithHome, registry, createSession } = await composeSession(args, settings, e);

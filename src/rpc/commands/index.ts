@@ -14,6 +14,7 @@ import * as mcp from "./mcp.js";
 import * as sessionCatalog from "./session-catalog.js";
 import * as multiSession from "./multi-session.js";
 import * as subagents from "./subagents.js";
+import * as trust from "./trust.js";
 import type { CommandTable } from "./types.js";
 
 export const COMMANDS: CommandTable = {
@@ -32,6 +33,7 @@ export const COMMANDS: CommandTable = {
   ...sessionCatalog,
   ...multiSession,
   ...subagents,
+  ...trust,
 };
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */

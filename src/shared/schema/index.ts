@@ -10,3 +10,4 @@ export * from "./subagents.js";
 export * from "./permissions.js";
 export * from "./mcp.js";
 export * from "./lsp.js";
+export * from "./trust.js";
