@@ -16,6 +16,8 @@ import * as multiSession from "./multi-session.js";
 import * as subagents from "./subagents.js";
 import type { CommandTable } from "./types.js";
 
+export { onArrival, type Deferred } from "./arrivals.js";
+
 export const COMMANDS: CommandTable = {
   ...prompting,
   ...state,
