@@ -135,3 +135,14 @@ export function childGroups(pithPid: number): number[] {
     .map((p) => p.pgid)
     .filter((g) => g !== own);
 }
+
+/** Whether `pid` is gone (a zombie counts as gone) within `ms`. */
+export async function goneWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const stat = procFile(pid, "stat");
+    if (stat === undefined || /^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2))) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

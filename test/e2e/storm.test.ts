@@ -1,8 +1,8 @@
 // The abort storm, as a busy host makes it: while the model's `bash` tool runs `sleep 30`, random
 // commands at random moments (abort, steer, follow_up, prompt with and without
 // streamingBehavior, abort_and_prompt, the user `bash` command running `sleep 30`, abort_bash),
-// with approval dialogs, host tool calls, file checkpoints and retries in between; then abort
-// until idle. After each run: every command answered, every tool call paired (get_messages, the
+// with approval dialogs, host tool calls, file checkpoints, retries and commands that leave a
+// background job in between; then abort until idle. After each run: every command answered, every tool call paired (get_messages, the
 // session file, every request the provider got), no process of pith's left, get_state idle.
 //
 // Seeded: PITH_STORM_SEED replays a sequence (the seed is printed on failure);
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeLlmServer, type FakeLlm, type FakeReply, type FakeRequest } from "../support/fake-llm-server.js";
 import { mulberry32 } from "../support/random.js";
 import { Pith, fakeModelsJson, tempDir, type Frame } from "./harness.js";
-import { childGroups, leftovers, messagePairingProblems, requestPairingProblems, sessionFileMessages, type Proc } from "./storm-checks.js";
+import { childGroups, goneWithin, leftovers, messagePairingProblems, requestPairingProblems, sessionFileMessages, type Proc } from "./storm-checks.js";
 
 const RUNS = Number(process.env.PITH_STORM_RUNS ?? 10);
 const COMMANDS = Number(process.env.PITH_STORM_COMMANDS ?? 100);
@@ -24,6 +24,8 @@ const PROCESS_GRACE_MS = 1000;
 const ANSWER_WAIT_MS = 10_000;
 const MARKER = `PITH_STORM_MARKER=${process.pid}-${SEED}`;
 const SLEEP = "sleep 30";
+/** A command that returns at once and leaves a background job behind (it must end with the command). */
+const BACKGROUND = "sleep 30 & echo started";
 
 function rng(seed: number) {
   const next = mulberry32(seed);
@@ -45,7 +47,8 @@ const HOST_TOOL = {
 /** What the model answers in the middle of a storm: mostly `sleep 30` again. */
 function modelReply(r: Rng, n: number): FakeReply {
   const roll = r.next();
-  if (roll < 0.4) return { toolCalls: [{ name: "bash", arguments: { command: SLEEP } }] };
+  if (roll < 0.35) return { toolCalls: [{ name: "bash", arguments: { command: SLEEP } }] };
+  if (roll < 0.4) return { toolCalls: [{ name: "bash", arguments: { command: BACKGROUND } }] };
   if (roll < 0.5) return { toolCalls: [{ name: "ls", arguments: { path: "." } }, { name: "bash", arguments: { command: SLEEP } }] };
   if (roll < 0.6) return { toolCalls: [{ name: "host_wait", arguments: { v: `h${n}` } }, { name: "read", arguments: { path: "f.txt" } }] };
   if (roll < 0.75) return { text: ["done ", `${n}`] };
@@ -73,7 +76,7 @@ function stormCommand(r: Rng, tag: string): Frame {
     case 6:
       return { type: "abort_and_prompt", message: `ap-${tag}` };
     case 7:
-      return { type: "bash", command: SLEEP };
+      return { type: "bash", command: r.chance(0.85) ? SLEEP : BACKGROUND };
     default:
       return { type: "abort_bash" };
   }
@@ -269,5 +272,60 @@ describe("abort storm", () => {
     // Nothing holds pith: stdin EOF exits cleanly, and no process outlives it.
     expect(await p.close()).toBe(0);
     expect(await orphansAfterGrace(p, storm.groups), `seed ${SEED}: processes outlived pith`).toEqual([]);
+  });
+});
+
+describe("processes end with what started them", () => {
+  it("a background job the model's bash call leaves behind ends within a second of the call's end", async () => {
+    const server = await startFakeLlmServer();
+    const q = await Pith.start({ modelsJson: fakeModelsJson(server.url), args: ["--provider", "fake-openai", "--model", "fake-gpt"] });
+    try {
+      server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "sleep 30 & echo $!" } }] }, { text: "done" });
+      const frames = await q.promptAndWait("start it");
+      const end = frames.find((f) => f.type === "tool_execution_end");
+      const background = Number(end?.result.content[0].text.trim());
+      expect(background).toBeGreaterThan(0);
+      expect(await goneWithin(background, PROCESS_GRACE_MS)).toBe(true);
+    } finally {
+      if (q.child.exitCode === null) q.child.kill("SIGKILL");
+      await server.close();
+    }
+  });
+});
+
+describe("pith ending in the middle of a storm", () => {
+  it("SIGTERM while the model's and the host's `sleep 30` run (and a background job): no process outlives pith", { timeout: 60_000 }, async () => {
+    const server = await startFakeLlmServer();
+    const marker = `PITH_STORM_MARKER=${process.pid}-sigterm`;
+    const [name, value] = marker.split("=");
+    const q = await Pith.start({ modelsJson: fakeModelsJson(server.url), args: ["--provider", "fake-openai", "--model", "fake-gpt"], env: { [name]: value } });
+    try {
+      server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: SLEEP } }] });
+      const from = q.frames.length;
+      await q.request({ type: "prompt", message: "sleep" });
+      await q.waitFor((f) => f.type === "tool_execution_start", 10_000, from);
+      expect((await q.request({ type: "bash", command: BACKGROUND })).data.output).toBe("started\n");
+      q.send({ type: "bash", command: SLEEP });
+      const groups = new Set<number>();
+      for (let i = 0; i < 500; i++) {
+        const running = leftovers(q.child.pid!, groups, marker).filter((x) => x.cmd === "sleep 30");
+        if (running.length >= 2) break;
+        await sleep(10);
+      }
+      for (const g of childGroups(q.child.pid!)) groups.add(g);
+      expect(groups.size).toBeGreaterThanOrEqual(2);
+      q.child.kill("SIGTERM");
+      expect((await q.exited).code).not.toBeNull();
+      const deadline = Date.now() + PROCESS_GRACE_MS;
+      let left = leftovers(q.child.pid!, groups, marker);
+      while (left.length > 0 && Date.now() < deadline) {
+        await sleep(20);
+        left = leftovers(q.child.pid!, groups, marker);
+      }
+      expect(left).toEqual([]);
+    } finally {
+      if (q.child.exitCode === null) q.child.kill("SIGKILL");
+      await server.close();
+    }
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { type FakeRequest } from "../support/fake-llm-server.js";
 import { Pith, trackPiths, useFakeLlm, fakeModelsJson, type Frame } from "./harness.js";
-import { descendants } from "./storm-checks.js";
+import { descendants, goneWithin } from "./storm-checks.js";
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -85,6 +85,15 @@ describe("bash", () => {
     expect(descendants(p.child.pid!)).toEqual([]);
     // a command sent after abort_bash runs as usual
     expect((await p.request({ type: "bash", command: "echo later" })).data.output).toBe("later\n");
+  });
+
+  it("a background job the command leaves behind ends with it (its process group is ended after the answer)", async () => {
+    const p = await start();
+    const res = await p.request({ type: "bash", command: "sleep 30 & echo $!" });
+    const background = Number(res.data.output.trim());
+    expect(background).toBeGreaterThan(0);
+    expect(await goneWithin(background, 1000)).toBe(true);
+    expect(descendants(p.child.pid!)).toEqual([]);
   });
 
   it("sanitises output (ANSI stripped, CR normalised) and keeps only the 51 200-byte tail", async () => {
