@@ -209,8 +209,7 @@ it("tool batch: passes cwd from getCwd and a per-call signal to the tool", async
 it("tool batch: a wrapper that hands over after the abort (a dialog, a checkpoint) never starts the tool; the call says it was aborted", async () => {
   const t = fakeTool("t");
   const { stream } = scriptedStream([callsReply(["c1", "t"], ["c2", "t"]), { steps: [{ text: "never" }] }]);
-  let h: ReturnType<typeof harness>;
-  h = harness({
+  const h: ReturnType<typeof harness> = harness({
     stream,
     tools: [t],
     config: {
@@ -239,8 +238,7 @@ it("tool batch: a wrapper that hands over after the abort (a dialog, a checkpoin
 it("tool batch: a tool that ran keeps its own result when the run is aborted afterwards", async () => {
   const t = fakeTool("t");
   const { stream } = scriptedStream([callsReply(["c1", "t"]), { steps: [{ text: "never" }] }]);
-  let h: ReturnType<typeof harness>;
-  h = harness({
+  const h: ReturnType<typeof harness> = harness({
     stream,
     tools: [t],
     config: {
