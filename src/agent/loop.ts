@@ -85,7 +85,7 @@ async function runTurn(state: RunState): Promise<TurnOutcome> {
 }
 
 /**
- * Engine §2.4 exception path: something escaped (a listener or a poll threw). Tool calls left
+ * The exception path: something escaped (a listener or a poll threw). Tool calls left
  * without a result get one in the context, then a synthetic error assistant message closes
  * the run. Each such result is still announced (message_start/end: what records it in the
  * session file) one by one, so a listener that fails again loses only its own event.
