@@ -17,6 +17,8 @@ import * as subagents from "./subagents.js";
 import * as trust from "./trust.js";
 import type { CommandTable } from "./types.js";
 
+export { onArrival, type Deferred } from "./arrivals.js";
+
 export const COMMANDS: CommandTable = {
   ...prompting,
   ...state,
