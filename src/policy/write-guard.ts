@@ -5,6 +5,7 @@
 // so `..` and links cannot step outside. The host's /tmp is not a root: sandboxed commands see
 // a private /tmp, the tools would not.
 import { PithError } from "../shared/errors.js";
+import { protectedWriteReason } from "./protected-paths.js";
 import { physicalPath } from "./real-path.js";
 import { relativeInside } from "./path-pattern.js";
 import type { SandboxMode } from "./sandbox/config.js";
@@ -15,6 +16,8 @@ export interface WriteRoots {
   mode: Exclude<SandboxMode, "off">;
   /** Resolved (physical) absolute folders. */
   roots: readonly string[];
+  /** Physical paths inside the roots that stay read-only (protected-paths.ts). */
+  protectedPaths?: readonly string[];
 }
 
 function inside(root: string, path: string): boolean {
@@ -31,7 +34,10 @@ export async function checkWritePath(absPath: string, where: WriteRoots): Promis
   } catch (err) {
     return { ok: false, reason: `${label} could not resolve ${absPath} (${(err as Error).message}), so it was not written.` };
   }
-  if (where.roots.some((root) => inside(root, real))) return { ok: true, path: real };
+  if (where.roots.some((root) => inside(root, real))) {
+    const kept = protectedWriteReason(real, where.protectedPaths ?? [], label);
+    return kept === undefined ? { ok: true, path: real } : { ok: false, reason: kept };
+  }
   const via = real === absPath ? "" : ` (it leads to ${real} through a symbolic link)`;
   return { ok: false, reason: `${label} allows writing only inside ${where.roots.join(", ")}: ${absPath}${via} is outside, so it was not written.` };
 }

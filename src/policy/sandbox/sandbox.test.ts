@@ -201,7 +201,9 @@ describe("sandbox set-up", () => {
     const layout = { mode: "workspace-write" as const, network: false, bwrap: "bwrap", tmpDir: "/tmp/pith-sandbox-1", writable: ["/tmp/a/proj", "/data"], readable: [] };
     expect(bwrapOptions(layout, "/tmp/a/proj")).toEqual([
       "--die-with-parent", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net",
-      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", "/tmp/pith-sandbox-1", "/tmp",
+      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+      "--ro-bind-try", "/proc/sys", "/proc/sys", "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
+      "--bind", "/tmp/pith-sandbox-1", "/tmp",
       "--ro-bind", "/tmp/a", "/tmp/a", "--bind", "/tmp/a/proj", "/tmp/a/proj", "--bind", "/data", "/data",
       "--setenv", "TMPDIR", "/tmp", "--chdir", "/tmp/a/proj",
     ]);

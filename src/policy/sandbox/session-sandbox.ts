@@ -1,19 +1,23 @@
 // One session's sandbox: its private /tmp (a folder pith creates and binds there, shared by the
-// session's commands, never the host's /tmp), its resolved writable roots, the wrapper for
-// child processes and the guard for the built-in write/edit tools.
+// session's commands, never the host's /tmp), its resolved writable roots and the paths kept
+// read-only inside them (protection-plan.ts, re-read at every start of a sandboxed process), the
+// wrapper for child processes and the guard for the built-in file-writing tools.
 //
 // Wiring: after `probeSandbox` succeeded, per session:
 //   const sandbox = await prepareSandbox(settings, { cwd, tmpBase });
 //   createNodeExecOps({ wrapCommand: sandbox.wrap })             // bash tool and the user `bash` command
 //   createBuiltinTools({ ..., guardWrite: sandbox.guardWrite })   // edit/write enforce the same roots
-//   ... on session end: await sandbox.dispose()                    // removes the private /tmp
+//   ... on session end: await sandbox.dispose()                    // removes the private /tmp and the stand-ins
 import { mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PithError } from "../../shared/errors.js";
+import { physicalPath } from "../real-path.js";
 import { assertWritable } from "../write-guard.js";
 import { wrapInBwrap, type BwrapLayout, type CommandLine } from "./bwrap-args.js";
 import type { SandboxSettings, SandboxState } from "./config.js";
+import { planProtection } from "./protection-plan.js";
+import { placeStandIns, releaseStandIns } from "./stand-ins.js";
 
 export interface Sandbox {
   readonly state: SandboxState;
@@ -25,7 +29,9 @@ export interface Sandbox {
   wrap(line: CommandLine, cwd: string): CommandLine;
   /** For the write/edit tools' `guardWrite` hook: the physical path to write, or throws saying why not. */
   guardWrite(absPath: string): Promise<string>;
-  /** Removes the private /tmp. */
+  /** The paths kept read-only inside the roots, as the disk is now (physical). */
+  protectedPaths(): string[];
+  /** Removes the private /tmp and the stand-ins no other sandbox of this process holds. */
   dispose(): Promise<void>;
 }
 
@@ -38,6 +44,8 @@ export interface PrepareOptions {
   bwrap?: string;
   /** pith's own folders commands must be able to write even in read-only mode (e.g. the user shell's state folder); not shown in get_state. */
   extraWritable?: readonly string[];
+  /** More folders kept read-only when they lie inside a writable root (pith's home: global settings and extensions). */
+  protect?: readonly string[];
 }
 
 async function resolvedDir(path: string, what: string): Promise<string> {
@@ -61,6 +69,10 @@ export async function prepareSandbox(settings: SandboxSettings, opts: PrepareOpt
   const internal: string[] = [];
   for (const dir of opts.extraWritable ?? []) internal.push(await resolvedDir(dir, "The folder"));
   const roots = mode === "workspace-write" ? [...new Set([cwd, ...extra])] : [];
+  const extraProtected: string[] = [];
+  for (const path of opts.protect ?? []) extraProtected.push(await physicalPath(path));
+  const plan = () => planProtection(roots, extraProtected);
+  plan(); // a protected path that cannot be protected (a symbolic link) stops the start here
   const tmpDir = await mkdtemp(join(opts.tmpBase ?? tmpdir(), "pith-sandbox-"));
   const layout: BwrapLayout = {
     mode,
@@ -71,12 +83,21 @@ export async function prepareSandbox(settings: SandboxSettings, opts: PrepareOpt
     readable: mode === "read-only" ? [cwd] : [],
   };
   const state: SandboxState = { mode, network: layout.network, writableRoots: [...(settings.writableRoots ?? [])] };
+  const holder = {};
   return {
     state,
     tmpDir,
     roots,
-    wrap: (line, dir) => wrapInBwrap(layout, line, dir),
-    guardWrite: (absPath) => assertWritable(absPath, { mode, roots }),
-    dispose: () => rm(tmpDir, { recursive: true, force: true }),
+    wrap: (line, dir) => {
+      const p = plan();
+      const readOnly = placeStandIns(p.entries, holder).map((e) => e.path);
+      return wrapInBwrap({ ...layout, protect: { pinned: p.pinned, readOnly } }, line, dir);
+    },
+    guardWrite: async (absPath) => assertWritable(absPath, { mode, roots, protectedPaths: plan().entries.map((e) => e.path) }),
+    protectedPaths: () => plan().entries.map((e) => e.path),
+    dispose: async () => {
+      releaseStandIns(holder);
+      await rm(tmpDir, { recursive: true, force: true });
+    },
   };
 }
