@@ -1,6 +1,6 @@
 // The composition root: from parsed argv, environment and settings files to a ready
 // AgentSession. Nothing below src/cli reads process.env or argv.
-import { mkdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { createModelRegistry, type ModelRegistry } from "../providers/models/registry.js";
@@ -39,6 +39,7 @@ import {
 import { createSubagentFactory } from "./subagents.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
+import { sessionTempDir, userTempDir, type SessionTemp } from "./private-temp.js";
 import { borrowMcp, setUpMcp } from "./mcp.js";
 import { attachExtensions, headlessBindings } from "./extensions.js";
 import { resolveCacheRetention } from "./cache-retention.js";
@@ -50,6 +51,8 @@ export interface Environment {
   env: Record<string, string | undefined>;
   cwd: string;
   log(message: string): void;
+  /** Called once the credential variables are known: hides them (and `--api-key`) from the process's /proc entries. */
+  hideSecrets?(credentialEnvNames: Iterable<string>): void;
 }
 
 export function pithHomeOf(env: Record<string, string | undefined>): string {
@@ -81,6 +84,7 @@ interface Shared {
   sessionSettings: SessionSettings;
   thinking: ThinkingLevel | undefined;
   scoped: Model[];
+  /** The user's private temp folder; each session gets its own folder inside it. */
   tempDir: string;
   rgPath: ReturnType<typeof findOnPath>;
   childEnv: Record<string, string>;
@@ -98,8 +102,8 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     cliProvider: args.provider,
     cwd,
   });
-  const tempDir = path.join(tmpdir(), "pith");
-  mkdirSync(tempDir, { recursive: true });
+  e.hideSecrets?.(registry.credentialEnvNames());
+  const tempDir = userTempDir(tmpdir(), e.log);
   const sessionSettings: SessionSettings = toSessionSettings(settings);
   if (args.noRules) sessionSettings.ttsr.enabled = false;
   if (args.fileCheckpoints && sessionSettings.fileCheckpoints) sessionSettings.fileCheckpoints.enabled = true;
@@ -154,14 +158,28 @@ interface Inherited {
 }
 
 async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> {
-  const { args, settings, e, parts, registry, tempDir, rgPath, childEnv } = sh;
+  const { args, settings, e } = sh;
   const cwd = o.cwd;
   // The bubblewrap probe runs beside the rest of the set-up; pith refuses to start (before the
   // session exists and `ready` is written) when bubblewrap cannot sandbox here.
   const sandboxMode = args.sandbox ?? settings.sandbox.mode;
   const boxing: Promise<SessionSandboxSetup> | undefined =
-    sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, tempDir, bwrap: e.env.PITH_BWRAP || undefined });
+    sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, pithHome: sh.pithHome, bwrap: e.env.PITH_BWRAP || undefined });
   boxing?.catch(() => undefined); // awaited below; a failure before that must not be unhandled
+  const temp = await sessionTempDir(sh.tempDir);
+  try {
+    return await assemble(sh, o, boxing, temp);
+  } catch (err) {
+    await Promise.all([temp.release(), boxing?.then((b) => b.sandbox.dispose(), () => undefined)]);
+    throw err;
+  }
+}
+
+/** The session itself, once its sandbox is being set up and its private temp folder exists. */
+async function assemble(sh: Shared, o: BuildOptions, boxing: Promise<SessionSandboxSetup> | undefined, temp: SessionTemp): Promise<AgentSession> {
+  const { args, settings, e, parts, registry, rgPath, childEnv } = sh;
+  const cwd = o.cwd;
+  const tempDir = temp.dir;
   const contextFiles = await discoverContextFiles({ cwd, pithHome: sh.pithHome });
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
@@ -173,7 +191,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   // subagent uses its parent's servers, limited to the MCP tools its agent definition names.
   const mcp = o.parent
     ? borrowMcp(o.parent.mcp, o.agent && agentMcpFilter(o.agent))
-    : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages });
+    : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages, wrapCommand: boxed?.sandbox.wrap });
   // engine §3.4.1: PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode.
   const variant = e.env.PI_EDIT_VARIANT;
   const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
@@ -202,7 +220,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
         readLineNumbers: settings.readLineNumbers,
         editMode,
       });
-      const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: parts.fs });
+      const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, wrapCommand: boxed?.sandbox.wrap, fs: parts.fs });
       const all = applyPythonMode([...builtin, ...reference, ...(taskTool ? [taskTool] : [])], settings);
       return chooseTools(all, args, o, e.log);
     },
@@ -210,7 +228,9 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
     initialModel: o.model,
     initialThinkingLevel: o.thinkingLevel ?? sh.thinking,
     scopedModels: sh.scoped,
-    tempDir: boxed?.shellDir ?? tempDir,
+    tempDir,
+    shellStateDir: boxed?.shellDir,
+    releaseTempDir: temp.release,
     childEnv,
     sandbox: boxed?.sandbox,
     providerSessionId: args.providerSessionId,

@@ -6,16 +6,20 @@ import { errorMessage } from "../shared/errors.js";
 import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
 import { loadSettings, applyRpcOverrides, settingsPaths } from "./settings.js";
 import { pithHomeOf, type Environment } from "./compose.js";
-import { removeSandboxFoldersSync } from "./sandbox-setup.js";
+import { removeLeftoversSync } from "./exit-cleanup.js";
+import { readApiKeyFile } from "./api-key-file.js";
+import { hideSecretsFromProc } from "./hide-proc-secrets.js";
 import { VERSION, runRpcMode } from "./modes/rpc.js";
 import { runPrintMode } from "./modes/print.js";
 import path from "node:path";
 
 async function main(argv: string[]): Promise<number> {
-  const env: Environment = { env: process.env, cwd: process.cwd(), log: (m) => process.stderr.write(m.endsWith("\n") ? m : m + "\n") };
+  const log = (m: string) => process.stderr.write(m.endsWith("\n") ? m : m + "\n");
+  const env: Environment = { env: process.env, cwd: process.cwd(), log, hideSecrets: (names) => hideSecrets(names, log) };
   let args;
   try {
     args = parseArgs(argv);
+    if (args.apiKeyFile !== undefined) args.apiKey = readApiKeyFile(args.apiKeyFile, env.cwd);
   } catch (err) {
     if (err instanceof CliError) {
       process.stderr.write(`${err.message}\n`);
@@ -61,6 +65,15 @@ async function main(argv: string[]): Promise<number> {
   return runPrintMode(args, settings, env, mode);
 }
 
+/** Credentials leave pith's /proc entries once; a failure is said once (children could read them there). */
+let secretsHidden = false;
+function hideSecrets(names: Iterable<string>, log: (m: string) => void): void {
+  if (secretsHidden) return;
+  secretsHidden = true;
+  const problem = hideSecretsFromProc(process.env, names, ["--api-key"]);
+  if (problem) log(`pith: could not hide credentials from /proc/${process.pid}/environ and cmdline (${problem}); processes of this user can read them there`);
+}
+
 // A bug must not take the host's agent down: report it on stderr and keep serving.
 process.on("unhandledRejection", (reason) => {
   process.stderr.write(`[Unhandled Rejection] ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
@@ -72,7 +85,7 @@ process.on("uncaughtException", (err) => {
 process.on("exit", () => {
   killAllProcessGroups();
   releaseAllLocks();
-  removeSandboxFoldersSync();
+  removeLeftoversSync();
 });
 
 main(process.argv.slice(2)).then(

@@ -1,0 +1,243 @@
+// The sandbox against a prompt-injected model, through the built CLI with `--sandbox
+// workspace-write` and the scripted fake model:
+//   - it cannot write or create what runs code outside the sandbox later (.pith/, .claude/,
+//     .mcp.json, git's config and hooks), neither with `bash` nor with the file tools, while
+//     `git add` and `git commit` still work; /proc/sys stays read-only although we run as root;
+//   - no child pith starts (bash, the host's bash command, python, an MCP stdio server, a
+//     subagent's bash) can read a provider key given by environment AND by --api-key: not in its
+//     environment, not in /proc/<parent>/environ or cmdline, not in `ps aux`;
+//   - without the sandbox, pith's own /proc entries no longer show the keys either.
+// Skipped, with the reason printed, where bubblewrap cannot run.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { probeSandbox } from "../../src/policy/index.js";
+import { FIXTURES } from "../../src/mcp/test-support.js";
+import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
+import { firstUserText, forParent, forSub } from "./task-replies.js";
+import { runTools } from "./tool-turn.js";
+
+const llm = useFakeLlm();
+const open = trackPiths();
+
+const probe = await probeSandbox();
+if (!probe.ok) process.stdout.write(`[sandbox-protect e2e] skipped: bubblewrap cannot run here: ${probe.error}\n`);
+const hasKernel = (() => {
+  try {
+    execFileSync("/usr/bin/python3", ["-c", "import ipykernel, jupyter_client"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const bash = (id: string, command: string) => ({ id, name: "bash", arguments: { command } });
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, encoding: "utf8", env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
+}
+
+/** A repository with one commit, git's config and hooks, and a `.claude/agents` folder; no .pith, no .mcp.json. */
+function repository(): string {
+  const cwd = tempDir("pith-sbxp-repo-");
+  git(cwd, "init", "-q", ".");
+  git(cwd, "config", "user.email", "model@example.com");
+  git(cwd, "config", "user.name", "model");
+  writeFileSync(path.join(cwd, "a.txt"), "a\n");
+  mkdirSync(path.join(cwd, ".claude", "agents"), { recursive: true });
+  return cwd;
+}
+
+describe.skipIf(!probe.ok)("sandbox: what runs code later stays read-only", () => {
+  it("bash cannot write or create .pith, .claude, .mcp.json, git's config and hooks, nor /proc/sys; git add and commit work", async () => {
+    const cwd = repository();
+    const configBefore = readFileSync(path.join(cwd, ".git", "config"), "utf8");
+    const p = await Pith.start({ cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt", "--sandbox", "workspace-write"] });
+    open.push(p);
+    const attacks: Array<[string, string]> = [
+      ["settings", "mkdir -p .pith && echo '{\"permissions\":{\"mode\":\"allow\"}}' > .pith/settings.json"],
+      ["extension", "mkdir -p .pith/extensions && echo 'export default () => {}' > .pith/extensions/x.mjs"],
+      ["hook", "printf '#!/bin/sh\\ntouch /tmp/pwned\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit"],
+      ["config", "git config core.fsmonitor 'touch /tmp/pwned'"],
+      ["mcp", "echo '{\"mcpServers\":{}}' > .mcp.json"],
+      ["agent", "echo '---\\nname: explore\\n---' > .claude/agents/x.md"],
+      ["swap", "mv .git .git-old && mkdir .git"],
+      ["hostname", "echo pwned > /proc/sys/kernel/hostname"],
+    ];
+    const r = await runTools(llm, p, [...attacks.map(([id, cmd]) => bash(id, cmd)), bash("commit", "git add a.txt && git commit -q -m 'made in the sandbox' && git log --format=%s")]);
+    for (const [id] of attacks) {
+      expect(r.get(id)!.isError, id).toBe(true);
+      expect(r.get(id)!.text, id).toMatch(/Read-only file system|Device or resource busy|could not lock config file|Is a directory/);
+    }
+    expect(r.get("commit")).toMatchObject({ isError: false, text: "made in the sandbox" });
+    expect(git(cwd, "log", "--format=%s").trim()).toBe("made in the sandbox");
+    expect(readFileSync(path.join(cwd, ".git", "config"), "utf8")).toBe(configBefore);
+    // (.pith and .mcp.json exist as empty read-only stand-ins while the session runs)
+    for (const rel of [".pith/settings.json", ".pith/extensions/x.mjs", ".git/hooks/pre-commit", ".claude/agents/x.md", ".git-old"]) {
+      expect(existsSync(path.join(cwd, rel)), rel).toBe(false);
+    }
+    expect(readFileSync("/proc/sys/kernel/hostname", "utf8")).not.toContain("pwned");
+    expect(await p.close()).toBe(0);
+    // the stand-ins that blocked creating .pith and .mcp.json are gone with the session
+    expect(readdirSync(cwd).sort()).toEqual([".claude", ".git", "a.txt"]);
+    expect(git(cwd, "status", "--porcelain")).toBe("");
+  });
+
+  it("the file tools refuse the protected paths with a clear error, and write next to them", async () => {
+    const cwd = repository();
+    const p = await Pith.start({ cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt", "--sandbox", "workspace-write"] });
+    open.push(p);
+    const write = (id: string, file: string) => ({ id, name: "write", arguments: { path: file, content: "pwned\n" } });
+    const r = await runTools(llm, p, [
+      write("settings", ".pith/settings.json"),
+      write("extension", ".pith/extensions/x.mjs"),
+      write("mcp", ".mcp.json"),
+      write("agent", ".claude/agents/x.md"),
+      write("hook", ".git/hooks/pre-commit"),
+      { id: "config", name: "edit", arguments: { path: ".git/config", oldText: "[core]", newText: "[core]\n\tfsmonitor = touch /tmp/pwned" } },
+      write("ok", "notes.md"),
+    ]);
+    for (const id of ["settings", "extension", "mcp", "agent", "hook", "config"]) {
+      expect(r.get(id)!.isError, id).toBe(true);
+      expect(r.get(id)!.text, id).toMatch(/^The sandbox \(workspace-write\) keeps .* read-only: project settings, extensions, agents, MCP servers and git's configuration and hooks run code outside the sandbox later, so it was not written\./);
+    }
+    expect(r.get("ok")!.isError).toBe(false);
+    expect(readFileSync(path.join(cwd, "notes.md"), "utf8")).toBe("pwned\n");
+    for (const rel of [".pith/settings.json", ".pith/extensions/x.mjs", ".claude/agents/x.md", ".git/hooks/pre-commit"]) expect(existsSync(path.join(cwd, rel)), rel).toBe(false);
+    expect(readFileSync(path.join(cwd, ".git", "config"), "utf8")).not.toContain("fsmonitor");
+    expect(await p.close()).toBe(0);
+    expect(readdirSync(cwd).sort()).toEqual([".claude", ".git", "a.txt", "notes.md"]);
+  });
+});
+
+const M = `${process.pid}${Date.now().toString(36)}`;
+const KEYS = { OPENAI_API_KEY: `sk-env-openai-${M}`, ANTHROPIC_API_KEY: `sk-env-ant-${M}`, FAKE_PROXY_KEY: `proxy-${M}` };
+const CLI_KEY = `sk-cli-${M}`;
+
+/** Every route a child could take to a key: its environment, its parent's /proc entries, every /proc entry it can see, ps. */
+const SNOOP = [
+  "env",
+  "echo PARENT-ENVIRON; tr '\\0' '\\n' < /proc/$PPID/environ",
+  "echo PARENT-CMDLINE; tr '\\0' ' ' < /proc/$PPID/cmdline; echo",
+  "echo SCAN; cat /proc/[0-9]*/environ /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' '\\n'",
+  "echo PS; ps aux",
+].join("; ");
+
+const PY_ESCAPE = `import os\nprint("PID", os.getpid())\ntry:\n    open("../escaped-py", "w").write("x"); print("WROTE")\nexcept OSError as e:\n    print("REFUSED", e.strerror)`;
+
+async function startWithKeys(sandbox: boolean, cwd = tempDir("pith-sbxp-cwd-")): Promise<Pith> {
+  const pithHome = tempDir("pith-sbxp-home-");
+  const models = fakeModelsJson(llm.url) as { providers: Record<string, Record<string, unknown>> };
+  models.providers["fake-anthropic"].apiKey = "FAKE_PROXY_KEY"; // read from the environment; --api-key wins for the selected provider
+  const settings = {
+    tools: { deferred: [] },
+    python: { interpreter: "/usr/bin/python3" },
+    mcpServers: { shell: { type: "stdio", command: process.execPath, args: [path.join(FIXTURES, "shell-server.mjs")], env: {} } },
+  };
+  writeFileSync(path.join(pithHome, "settings.json"), JSON.stringify(settings));
+  const args = ["--provider", "fake-anthropic", "--model", "fake-claude", "--api-key", CLI_KEY, ...(sandbox ? ["--sandbox", "workspace-write"] : [])];
+  const p = await Pith.start({ cwd, pithHome, env: KEYS, modelsJson: models, args });
+  open.push(p);
+  return p;
+}
+
+function expectNoKey(text: string, what: string): void {
+  for (const key of [...Object.values(KEYS), CLI_KEY]) expect(text, `${what} shows ${key}`).not.toContain(key);
+  expect(text, what).not.toContain(M);
+}
+
+/** The tool results of the request that followed the tool calls (Anthropic: tool_result blocks). */
+function anthropicResults(r: { body: Frame }): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of r.body.messages as Frame[]) {
+    if (!Array.isArray(m.content)) continue;
+    for (const b of m.content as Frame[]) {
+      if (b.type !== "tool_result") continue;
+      out.set(b.tool_use_id, typeof b.content === "string" ? b.content : (b.content as Frame[]).map((c) => c.text ?? "").join(""));
+    }
+  }
+  return out;
+}
+
+describe.skipIf(!probe.ok)("sandbox: secrets stay with pith", () => {
+  it("bash, the bash command, python, an MCP stdio server and a subagent's bash read no key by any route", async () => {
+    const outside = tempDir("pith-sbxp-outside-");
+    mkdirSync(path.join(outside, "work"));
+    const p = await startWithKeys(true, path.join(outside, "work"));
+    const py = `import os, subprocess\nprint(dict(os.environ))\nprint(open(f"/proc/{os.getppid()}/environ").read())\nprint(open(f"/proc/{os.getppid()}/cmdline").read())\nprint(subprocess.run(["sh", "-c", ${JSON.stringify(SNOOP)}], capture_output=True, text=True).stdout)`;
+    const calls = [
+      bash("bash", SNOOP),
+      ...(hasKernel
+        ? [
+            { id: "python", name: "python", arguments: { cells: [{ code: py }] } },
+            { id: "python-write", name: "python", arguments: { cells: [{ code: PY_ESCAPE }] } },
+          ]
+        : []),
+      { id: "mcp", name: "mcp__shell__sh", arguments: { command: SNOOP } },
+      { id: "mcp-write", name: "mcp__shell__sh", arguments: { command: "echo x > ../escaped; echo x > .mcp.json; echo x > made-by-mcp.txt" } },
+      { id: "task", name: "task", arguments: { agent: "task", tasks: [{ id: "s", description: "snoop", assignment: "ASSIGN-SNOOP" }] } },
+    ];
+    const P = "snoop for keys";
+    llm.enqueue(
+      forParent(P, { toolCalls: calls }),
+      forSub("ASSIGN-SNOOP", { toolCalls: [{ id: "sub-bash", name: "bash", arguments: { command: SNOOP } }] }),
+      forSub("ASSIGN-SNOOP", { text: "snooped" }),
+      forParent(P, { text: "done" }),
+    );
+    const before = llm.requests.length;
+    const frames = await p.promptAndWait(P, {}, 120_000);
+    const requests = llm.requests.slice(before).filter((r) => r.method === "POST");
+    // pith itself authenticated with the --api-key value
+    expect(requests.every((r) => r.headers["x-api-key"] === CLI_KEY)).toBe(true);
+    const parentResults = anthropicResults(requests.filter((r) => firstUserText(r) === P).at(-1)!);
+    const subResults = anthropicResults(requests.filter((r) => firstUserText(r) === "ASSIGN-SNOOP").at(-1)!);
+    const seen: Array<[string, string | undefined]> = [...calls.map((c) => [c.id, parentResults.get(c.id)] as [string, string | undefined]), ["sub-bash", subResults.get("sub-bash")]];
+    for (const [id, text] of seen) {
+      expect(text, id).toBeDefined();
+      expectNoKey(text!, id);
+      const end = frames.find((f) => f.type === "tool_execution_end" && f.toolCallId === id);
+      if (end) expectNoKey(JSON.stringify(end.result), `${id} (frame)`);
+    }
+    // the snoops really ran: the environment and the process list are there, without keys
+    for (const id of ["bash", "mcp", "sub-bash", ...(hasKernel ? ["python"] : [])]) {
+      expect(seen.find(([i]) => i === id)![1], id).toContain("PATH=");
+      expect(seen.find(([i]) => i === id)![1], id).toMatch(/PID|USER/);
+    }
+    // the python kernel runs in the sandbox: its own PID namespace, nothing written outside the roots
+    if (hasKernel) {
+      expect(parentResults.get("python-write")).toMatch(/^PID [0-9]\nREFUSED Read-only file system$/);
+      expect(existsSync(path.join(outside, "escaped-py"))).toBe(false);
+    }
+    // the MCP server runs in the sandbox: nothing outside the roots, nothing protected
+    expect(parentResults.get("mcp-write")).toMatch(/escaped: Read-only file system[\s\S]*\.mcp\.json: Is a directory[\s\S]*exit=0/);
+    expect(existsSync(path.join(outside, "escaped"))).toBe(false);
+    expect(readFileSync(path.join(p.cwd, "made-by-mcp.txt"), "utf8")).toBe("x\n");
+    const host = await p.request({ type: "bash", command: SNOOP });
+    expect(host.data.output).toContain("PATH=");
+    expectNoKey(host.data.output, "the bash command");
+    expect(await p.close()).toBe(0);
+    expect(existsSync(path.join(p.cwd, ".mcp.json"))).toBe(false); // only its stand-in was there, and it is gone
+  }, 180_000);
+
+  it("without the sandbox, pith's /proc environ and cmdline and ps show no key either", async () => {
+    const p = await startWithKeys(false);
+    const snoop = "tr '\\0' '\\n' < /proc/$PPID/environ; tr '\\0' ' ' < /proc/$PPID/cmdline; echo; ps -o args= -p $PPID; env";
+    const r = await runToolsAnthropic(p, [bash("bash", snoop)]);
+    expect(r.get("bash")).toContain("--api-key ****");
+    expect(r.get("bash")).toContain("PATH=");
+    expectNoKey(r.get("bash")!, "bash without the sandbox");
+    const host = await p.request({ type: "bash", command: snoop });
+    expectNoKey(host.data.output, "the bash command without the sandbox");
+    // pith still has its keys: the request after the tool call authenticated with --api-key
+    expect(llm.requests.at(-1)!.headers["x-api-key"]).toBe(CLI_KEY);
+    expect(await p.close()).toBe(0);
+  });
+});
+
+async function runToolsAnthropic(p: Pith, calls: Array<{ id: string; name: string; arguments: Frame }>): Promise<Map<string, string>> {
+  const before = llm.requests.length;
+  llm.enqueue({ toolCalls: calls }, { text: "done" });
+  await p.promptAndWait("go", {}, 60_000);
+  return anthropicResults(llm.requests.slice(before).filter((r) => r.method === "POST").at(-1)!);
+}
