@@ -8,13 +8,13 @@
 //     environment, not in /proc/<parent>/environ or cmdline, not in `ps aux`;
 //   - without the sandbox, pith's own /proc entries no longer show the keys either.
 // Skipped, with the reason printed, where bubblewrap cannot run.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/policy/index.js";
 import { FIXTURES } from "../../src/mcp/test-support.js";
-import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
+import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 import { firstUserText, forParent, forSub } from "./task-replies.js";
 import { runTools } from "./tool-turn.js";
 
@@ -219,7 +219,9 @@ describe.skipIf(!probe.ok)("sandbox: secrets stay with pith", () => {
     expect(await p.close()).toBe(0);
     expect(existsSync(path.join(p.cwd, ".mcp.json"))).toBe(false); // only its stand-in was there, and it is gone
   }, 180_000);
+});
 
+describe("secrets without the sandbox", () => {
   it("without the sandbox, pith's /proc environ and cmdline and ps show no key either", async () => {
     const p = await startWithKeys(false);
     const snoop = "tr '\\0' '\\n' < /proc/$PPID/environ; tr '\\0' ' ' < /proc/$PPID/cmdline; echo; ps -o args= -p $PPID; env";
@@ -232,6 +234,23 @@ describe.skipIf(!probe.ok)("sandbox: secrets stay with pith", () => {
     // pith still has its keys: the request after the tool call authenticated with --api-key
     expect(llm.requests.at(-1)!.headers["x-api-key"]).toBe(CLI_KEY);
     expect(await p.close()).toBe(0);
+  });
+
+  it("--api-key-file: the key comes from the file (never on the command line); a missing file stops pith", async () => {
+    const keyFile = path.join(tempDir("pith-sbxp-key-"), "key");
+    writeFileSync(keyFile, `${CLI_KEY}\n`, { mode: 0o600 });
+    const p = await Pith.start({ modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-anthropic", "--model", "fake-claude", "--api-key-file", keyFile] });
+    open.push(p);
+    const before = llm.requests.length;
+    llm.enqueue({ text: "hi" });
+    await p.promptAndWait("hello");
+    expect(llm.requests[before].headers["x-api-key"]).toBe(CLI_KEY);
+    expect(readFileSync(`/proc/${p.child.pid}/cmdline`, "latin1")).not.toContain(M);
+    expect(await p.close()).toBe(0);
+    const bad = spawnSync(process.execPath, [CLI, "--mode", "rpc", "--api-key-file", path.join(path.dirname(keyFile), "missing")], { input: "", encoding: "utf8", timeout: 30_000 });
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toMatch(/--api-key-file .*missing: cannot read it \(ENOENT\)/);
   });
 });
 
