@@ -164,7 +164,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   // session exists and `ready` is written) when bubblewrap cannot sandbox here.
   const sandboxMode = args.sandbox ?? settings.sandbox.mode;
   const boxing: Promise<SessionSandboxSetup> | undefined =
-    sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, pithHome: sh.pithHome, bwrap: e.env.PITH_BWRAP || undefined });
+    sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, pithHome: sh.pithHome, bwrap: e.env.PITH_BWRAP || undefined, credentialFiles: credentialFiles(sh) });
   boxing?.catch(() => undefined); // awaited below; a failure before that must not be unhandled
   const temp = await sessionTempDir(sh.tempDir);
   try {
@@ -173,6 +173,11 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
     await Promise.all([temp.release(), boxing?.then((b) => b.sandbox.dispose(), () => undefined)]);
     throw err;
   }
+}
+
+/** Files that hold pith's credentials: the `--api-key-file` and models.json (literal keys, headers). */
+function credentialFiles(sh: Shared): string[] {
+  return [...(sh.args.apiKeyFile ? [path.resolve(sh.e.cwd, sh.args.apiKeyFile)] : []), path.join(sh.pithHome, "models.json")];
 }
 
 /** The session itself, once its sandbox is being set up and its private temp folder exists. */

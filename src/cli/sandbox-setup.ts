@@ -26,6 +26,8 @@ export interface SandboxSetupOptions {
   pithHome: string;
   /** The bwrap binary; default "bwrap" on PATH. */
   bwrap?: string;
+  /** Files holding pith's credentials (`--api-key-file`, models.json): sandboxed commands cannot read them. */
+  credentialFiles?: readonly string[];
 }
 
 /** Throws a `config` PithError that says how to fix it when bubblewrap cannot sandbox here. */
@@ -35,7 +37,7 @@ export async function setUpSandbox(settings: SandboxSettings, o: SandboxSetupOpt
   const shellDir = await mkdtemp(path.join(tmpdir(), "pith-sandbox-shell-"));
   let sandbox: Sandbox;
   try {
-    sandbox = await prepareSandbox(settings, { cwd: o.cwd, bwrap: probe.bwrap, extraWritable: [shellDir], protect: [o.pithHome] });
+    sandbox = await prepareSandbox(settings, { cwd: o.cwd, bwrap: probe.bwrap, extraWritable: [shellDir], protect: [o.pithHome], hide: o.credentialFiles });
   } catch (err) {
     await rm(shellDir, { recursive: true, force: true });
     throw err;

@@ -122,14 +122,16 @@ const SNOOP = [
   "echo PARENT-CMDLINE; tr '\\0' ' ' < /proc/$PPID/cmdline; echo",
   "echo SCAN; cat /proc/[0-9]*/environ /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' '\\n'",
   "echo PS; ps aux",
+  'echo MODELS; cat "$PITH_HOME/models.json"',
 ].join("; ");
 
 const PY_ESCAPE = `import os\nprint("PID", os.getpid())\ntry:\n    open("../escaped-py", "w").write("x"); print("WROTE")\nexcept OSError as e:\n    print("REFUSED", e.strerror)`;
 
-async function startWithKeys(sandbox: boolean, cwd = tempDir("pith-sbxp-cwd-")): Promise<Pith> {
-  const pithHome = tempDir("pith-sbxp-home-");
+async function startWithKeys(sandbox: boolean, cwd = tempDir("pith-sbxp-cwd-"), pithHome = tempDir("pith-sbxp-home-")): Promise<Pith> {
+  mkdirSync(pithHome, { recursive: true });
   const models = fakeModelsJson(llm.url) as { providers: Record<string, Record<string, unknown>> };
   models.providers["fake-anthropic"].apiKey = "FAKE_PROXY_KEY"; // read from the environment; --api-key wins for the selected provider
+  models.providers["fake-openai"].apiKey = `literal-${M}`; // a key written in models.json
   const settings = {
     tools: { deferred: [] },
     python: { interpreter: "/usr/bin/python3" },
@@ -164,7 +166,8 @@ describe.skipIf(!probe.ok)("sandbox: secrets stay with pith", () => {
   it("bash, the bash command, python, an MCP stdio server and a subagent's bash read no key by any route", async () => {
     const outside = tempDir("pith-sbxp-outside-");
     mkdirSync(path.join(outside, "work"));
-    const p = await startWithKeys(true, path.join(outside, "work"));
+    // pith's home beside the cwd: visible (read-only) inside the sandbox, as ~/.pith would be
+    const p = await startWithKeys(true, path.join(outside, "work"), path.join(outside, "home"));
     const py = `import os, subprocess\nprint(dict(os.environ))\nprint(open(f"/proc/{os.getppid()}/environ").read())\nprint(open(f"/proc/{os.getppid()}/cmdline").read())\nprint(subprocess.run(["sh", "-c", ${JSON.stringify(SNOOP)}], capture_output=True, text=True).stdout)`;
     const calls = [
       bash("bash", SNOOP),
@@ -204,6 +207,8 @@ describe.skipIf(!probe.ok)("sandbox: secrets stay with pith", () => {
       expect(seen.find(([i]) => i === id)![1], id).toContain("PATH=");
       expect(seen.find(([i]) => i === id)![1], id).toMatch(/PID|USER/);
     }
+    // models.json (it holds a literal key) cannot be read inside
+    expect(parentResults.get("bash")).toContain("models.json: Permission denied");
     // the python kernel runs in the sandbox: its own PID namespace, nothing written outside the roots
     if (hasKernel) {
       expect(parentResults.get("python-write")).toMatch(/^PID [0-9]\nREFUSED Read-only file system$/);

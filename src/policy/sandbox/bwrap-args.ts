@@ -14,6 +14,7 @@
 //         --bind <root> <root> ...              the cwd and writable roots (workspace-write)
 //         --bind <dir> <dir> ...                folders above protected paths, pinned (see protection-plan.ts)
 //         --ro-bind <path> <path> ...           protected paths in the roots: .pith, .claude, .mcp.json, git's config and hooks
+//         --ro-bind /dev/null <file> ...        files holding pith's credentials cannot be read (--api-key-file, models.json)
 //         [--remount-ro /tmp]                   (read-only: /tmp too is read-only)
 //         --setenv TMPDIR /tmp --chdir <dir> -- <file> <args...>
 //
@@ -41,6 +42,8 @@ export interface BwrapLayout {
   readable: readonly string[];
   /** Inside the writable roots: folders bound onto themselves (pinned) and paths kept read-only, outermost first; all existing. */
   protect?: { pinned: readonly string[]; readOnly: readonly string[] };
+  /** Existing files that cannot be read inside (they hold pith's credentials): /dev/null on a nodev mount. */
+  hidden?: readonly string[];
 }
 
 /** Writable to uid 0 even without capabilities: the sandbox's /proc has them read-only. */
@@ -70,6 +73,7 @@ export function bwrapOptions(layout: BwrapLayout, chdir: string): string[] {
   for (const root of dedupe(layout.writable)) args.push("--bind", root, root);
   for (const dir of layout.protect?.pinned ?? []) args.push("--bind", dir, dir);
   for (const path of layout.protect?.readOnly ?? []) args.push("--ro-bind", path, path);
+  for (const file of layout.hidden ?? []) args.push("--ro-bind", "/dev/null", file);
   if (layout.mode === "read-only") args.push("--remount-ro", "/tmp");
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", chdir);
   return args;

@@ -174,6 +174,15 @@ describe.skipIf(!probe.ok)("bubblewrap: a hostile command against the protected 
     expect(existsSync(join(s.cwd, ".mcp.json"))).toBe(false);
   });
 
+  it("files holding pith's credentials cannot be read or written inside; the rest of their folder can", async () => {
+    writeFileSync(join(s.home, "key"), "sk-secret\n");
+    writeFileSync(join(s.home, "other"), "visible\n");
+    const sb = await prepareSandbox({ mode: "workspace-write" }, { cwd: s.cwd, hide: [join(s.home, "key"), join(s.home, "missing.json")] });
+    open.push(sb);
+    expect(await run(sb, `cat ${s.home}/key; cat ${s.home}/other; echo x > ${s.home}/key`)).toEqual({ code: 1, out: `cat: ${s.home}/key: Permission denied\nvisible\n/bin/bash: line 1: ${s.home}/key: Permission denied\n` });
+    expect(readFileSync(join(s.home, "key"), "utf8")).toBe("sk-secret\n");
+  });
+
   it("kernel settings are read-only even for root, and the sandbox gains no privileges", async () => {
     const sb = await sandbox();
     const r = await run(sb, "echo pwned > /proc/sys/kernel/hostname; echo rc=$?; grep NoNewPrivs /proc/self/status");

@@ -8,6 +8,7 @@
 //   createNodeExecOps({ wrapCommand: sandbox.wrap })             // bash tool and the user `bash` command
 //   createBuiltinTools({ ..., guardWrite: sandbox.guardWrite })   // edit/write enforce the same roots
 //   ... on session end: await sandbox.dispose()                    // removes the private /tmp and the stand-ins
+import { statSync } from "node:fs";
 import { mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,6 +47,8 @@ export interface PrepareOptions {
   extraWritable?: readonly string[];
   /** More folders kept read-only when they lie inside a writable root (pith's home: global settings and extensions). */
   protect?: readonly string[];
+  /** Files that hold pith's credentials (the key file, models.json): they cannot be read inside the sandbox. */
+  hide?: readonly string[];
 }
 
 async function resolvedDir(path: string, what: string): Promise<string> {
@@ -57,6 +60,11 @@ async function resolvedDir(path: string, what: string): Promise<string> {
   }
   if (!(await stat(real)).isDirectory()) throw new PithError("config", `${what} ${path} is not a folder.`);
   return real;
+}
+
+/** The files of `paths` that exist now (a mount needs its target). */
+function existingFiles(paths: readonly string[]): string[] {
+  return paths.filter((p) => statSync(p, { throwIfNoEntry: false })?.isFile() === true);
 }
 
 /** Resolves the roots and creates the private /tmp; throws a `config` PithError for a missing root. */
@@ -83,6 +91,8 @@ export async function prepareSandbox(settings: SandboxSettings, opts: PrepareOpt
     readable: mode === "read-only" ? [cwd] : [],
   };
   const state: SandboxState = { mode, network: layout.network, writableRoots: [...(settings.writableRoots ?? [])] };
+  const hidden: string[] = [];
+  for (const file of opts.hide ?? []) hidden.push(await physicalPath(file));
   const holder = {};
   return {
     state,
@@ -91,7 +101,7 @@ export async function prepareSandbox(settings: SandboxSettings, opts: PrepareOpt
     wrap: (line, dir) => {
       const p = plan();
       const readOnly = placeStandIns(p.entries, holder).map((e) => e.path);
-      return wrapInBwrap({ ...layout, protect: { pinned: p.pinned, readOnly } }, line, dir);
+      return wrapInBwrap({ ...layout, protect: { pinned: p.pinned, readOnly }, hidden: existingFiles(hidden) }, line, dir);
     },
     guardWrite: async (absPath) => assertWritable(absPath, { mode, roots, protectedPaths: plan().entries.map((e) => e.path) }),
     protectedPaths: () => plan().entries.map((e) => e.path),
