@@ -125,7 +125,15 @@ const SNOOP = [
   'echo MODELS; cat "$PITH_HOME/models.json"',
 ].join("; ");
 
-const PY_ESCAPE = `import os\nprint("PID", os.getpid())\ntry:\n    open("../escaped-py", "w").write("x"); print("WROTE")\nexcept OSError as e:\n    print("REFUSED", e.strerror)`;
+const PY_ESCAPE = [
+  "import os",
+  'print("PID", os.getpid())',
+  'for target in ["../escaped-py", ".pith/settings.json", "/proc/sys/kernel/hostname"]:',
+  "    try:",
+  '        open(target, "w").write("x"); print("WROTE", target)',
+  "    except OSError as e:",
+  '        print("REFUSED", target, e.strerror)',
+].join("\n");
 
 async function startWithKeys(sandbox: boolean, cwd = tempDir("pith-sbxp-cwd-"), pithHome = tempDir("pith-sbxp-home-")): Promise<Pith> {
   mkdirSync(pithHome, { recursive: true });
@@ -211,7 +219,9 @@ describe.skipIf(!probe.ok)("sandbox: secrets stay with pith", () => {
     expect(parentResults.get("bash")).toContain("models.json: Permission denied");
     // the python kernel runs in the sandbox: its own PID namespace, nothing written outside the roots
     if (hasKernel) {
-      expect(parentResults.get("python-write")).toMatch(/^PID [0-9]\nREFUSED Read-only file system$/);
+      expect(parentResults.get("python-write")).toMatch(
+        /^PID [0-9]\nREFUSED \.\.\/escaped-py Read-only file system\nREFUSED \.pith\/settings\.json Read-only file system\nREFUSED \/proc\/sys\/kernel\/hostname Read-only file system$/,
+      );
       expect(existsSync(path.join(outside, "escaped-py"))).toBe(false);
     }
     // the MCP server runs in the sandbox: nothing outside the roots, nothing protected
