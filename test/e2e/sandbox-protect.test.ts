@@ -14,6 +14,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/policy/index.js";
 import { FIXTURES } from "../../src/mcp/test-support.js";
+import { hasPythonKernel } from "../support/python-kernel.js";
 import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 import { firstUserText, forParent, forSub } from "./task-replies.js";
 import { runTools } from "./tool-turn.js";
@@ -23,14 +24,7 @@ const open = trackPiths();
 
 const probe = await probeSandbox();
 if (!probe.ok) process.stdout.write(`[sandbox-protect e2e] skipped: bubblewrap cannot run here: ${probe.error}\n`);
-const hasKernel = (() => {
-  try {
-    execFileSync("/usr/bin/python3", ["-c", "import ipykernel, jupyter_client"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasKernel = hasPythonKernel();
 
 const bash = (id: string, command: string) => ({ id, name: "bash", arguments: { command } });
 

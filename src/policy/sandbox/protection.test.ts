@@ -4,8 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createNodeExecOps } from "../../tools/ops/exec-ops.js";
-import { makeScratch, type Scratch } from "../test-support.js";
+import { makeScratch, runWrapped, type Scratch } from "../test-support.js";
 import { checkWritePath } from "../write-guard.js";
 import { bwrapOptions } from "./bwrap-args.js";
 import { probeSandbox } from "./probe.js";
@@ -42,11 +41,7 @@ async function sandbox(opts: { protect?: string[]; writableRoots?: string[] } = 
   return sb;
 }
 
-async function run(sb: Sandbox, command: string): Promise<{ code: number | null; out: string }> {
-  let out = "";
-  const res = await createNodeExecOps({ wrapCommand: sb.wrap }).exec(command, { cwd: s.cwd, timeoutMs: 20_000, onData: (c) => (out += c.toString()) });
-  return { code: res.exitCode, out };
-}
+const run = (sb: Sandbox, command: string) => runWrapped(sb.wrap, s.cwd, command);
 
 describe("the protection plan", () => {
   it("a bare folder: .pith, .claude, .mcp.json and .git are all missing and get stand-ins", () => {
