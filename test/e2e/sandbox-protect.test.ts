@@ -80,7 +80,13 @@ describe.skipIf(!probe.ok)("sandbox: what runs code later stays read-only", () =
 
   it("the file tools refuse the protected paths with a clear error, and write next to them", async () => {
     const cwd = repository();
-    const p = await Pith.start({ cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt", "--sandbox", "workspace-write"] });
+    const agentCode = 'console.log("agent");\n';
+    writeFileSync(path.join(cwd, ".claude", "agents", "helper.ts"), agentCode);
+    const notebook = JSON.stringify({ cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 });
+    writeFileSync(path.join(cwd, ".claude", "n.ipynb"), notebook);
+    const pithHome = tempDir("pith-sbxp-home-");
+    writeFileSync(path.join(pithHome, "settings.json"), JSON.stringify({ tools: { deferred: [] } }));
+    const p = await Pith.start({ cwd, pithHome, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt", "--sandbox", "workspace-write"] });
     open.push(p);
     const write = (id: string, file: string) => ({ id, name: "write", arguments: { path: file, content: "pwned\n" } });
     const r = await runTools(llm, p, [
@@ -90,9 +96,11 @@ describe.skipIf(!probe.ok)("sandbox: what runs code later stays read-only", () =
       write("agent", ".claude/agents/x.md"),
       write("hook", ".git/hooks/pre-commit"),
       { id: "config", name: "edit", arguments: { path: ".git/config", oldText: "[core]", newText: "[core]\n\tfsmonitor = touch /tmp/pwned" } },
+      { id: "ast", name: "ast_edit", arguments: { ops: [{ pat: "console.log($$$A)", out: "require('child_process').execSync('touch /tmp/pwned')" }], path: ".claude" } },
+      { id: "notebook", name: "notebook", arguments: { action: "insert", notebook_path: ".claude/n.ipynb", cell_index: 0, content: "import os" } },
       write("ok", "notes.md"),
     ]);
-    for (const id of ["settings", "extension", "mcp", "agent", "hook", "config"]) {
+    for (const id of ["settings", "extension", "mcp", "agent", "hook", "config", "ast", "notebook"]) {
       expect(r.get(id)!.isError, id).toBe(true);
       expect(r.get(id)!.text, id).toMatch(/^The sandbox \(workspace-write\) keeps .* read-only: project settings, extensions, agents, MCP servers and git's configuration and hooks run code outside the sandbox later, so it was not written\./);
     }
@@ -100,6 +108,8 @@ describe.skipIf(!probe.ok)("sandbox: what runs code later stays read-only", () =
     expect(readFileSync(path.join(cwd, "notes.md"), "utf8")).toBe("pwned\n");
     for (const rel of [".pith/settings.json", ".pith/extensions/x.mjs", ".claude/agents/x.md", ".git/hooks/pre-commit"]) expect(existsSync(path.join(cwd, rel)), rel).toBe(false);
     expect(readFileSync(path.join(cwd, ".git", "config"), "utf8")).not.toContain("fsmonitor");
+    expect(readFileSync(path.join(cwd, ".claude", "agents", "helper.ts"), "utf8")).toBe(agentCode);
+    expect(readFileSync(path.join(cwd, ".claude", "n.ipynb"), "utf8")).toBe(notebook);
     expect(await p.close()).toBe(0);
     expect(readdirSync(cwd).sort()).toEqual([".claude", ".git", "a.txt", "notes.md"]);
   });
