@@ -15,6 +15,9 @@ import path from "node:path";
 
 async function main(argv: string[]): Promise<number> {
   const log = (m: string) => process.stderr.write(m.endsWith("\n") ? m : m + "\n");
+  // `--api-key`'s value leaves the process's command line (ps, /proc/<pid>/cmdline) first thing.
+  const masked = hideSecretsFromProc(process.env, [], ["--api-key"]);
+  if (masked) log(`pith: could not hide --api-key from /proc/${process.pid}/cmdline (${masked}); processes of this user can read it there`);
   const env: Environment = { env: process.env, cwd: process.cwd(), log, hideSecrets: (names) => hideSecrets(names, log) };
   let args;
   try {
@@ -70,8 +73,8 @@ let secretsHidden = false;
 function hideSecrets(names: Iterable<string>, log: (m: string) => void): void {
   if (secretsHidden) return;
   secretsHidden = true;
-  const problem = hideSecretsFromProc(process.env, names, ["--api-key"]);
-  if (problem) log(`pith: could not hide credentials from /proc/${process.pid}/environ and cmdline (${problem}); processes of this user can read them there`);
+  const problem = hideSecretsFromProc(process.env, names, []);
+  if (problem) log(`pith: could not hide credentials from /proc/${process.pid}/environ (${problem}); processes of this user can read them there`);
 }
 
 // A bug must not take the host's agent down: report it on stderr and keep serving.
