@@ -166,11 +166,13 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   const boxing: Promise<SessionSandboxSetup> | undefined =
     sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, pithHome: sh.pithHome, bwrap: e.env.PITH_BWRAP || undefined, credentialFiles: credentialFiles(sh) });
   boxing?.catch(() => undefined); // awaited below; a failure before that must not be unhandled
-  const temp = await sessionTempDir(sh.tempDir);
+  let temp: SessionTemp | undefined;
   try {
+    temp = await sessionTempDir(sh.tempDir);
     return await assemble(sh, o, boxing, temp);
   } catch (err) {
-    await Promise.all([temp.release(), boxing?.then((b) => b.sandbox.dispose(), () => undefined)]);
+    // a session that could not be built leaves no folder, sandbox or stand-in behind
+    await Promise.all([temp?.release(), boxing?.then((b) => b.sandbox.dispose(), () => undefined)]);
     throw err;
   }
 }
