@@ -54,6 +54,7 @@ describe.skipIf(!probe.ok)("sandbox: what runs code later stays read-only", () =
       ["extension", "mkdir -p .pith/extensions && echo 'export default () => {}' > .pith/extensions/x.mjs"],
       ["hook", "printf '#!/bin/sh\\ntouch /tmp/pwned\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit"],
       ["config", "git config core.fsmonitor 'touch /tmp/pwned'"],
+      ["config-direct", "printf '[core]\\n\\tfsmonitor = touch /tmp/pwned\\n' >> .git/config"],
       ["mcp", "echo '{\"mcpServers\":{}}' > .mcp.json"],
       ["agent", "echo '---\\nname: explore\\n---' > .claude/agents/x.md"],
       ["swap", "mv .git .git-old && mkdir .git"],
@@ -62,7 +63,7 @@ describe.skipIf(!probe.ok)("sandbox: what runs code later stays read-only", () =
     const r = await runTools(llm, p, [...attacks.map(([id, cmd]) => bash(id, cmd)), bash("commit", "git add a.txt && git commit -q -m 'made in the sandbox' && git log --format=%s")]);
     for (const [id] of attacks) {
       expect(r.get(id)!.isError, id).toBe(true);
-      expect(r.get(id)!.text, id).toMatch(/Read-only file system|Device or resource busy|could not lock config file|Is a directory/);
+      expect(r.get(id)!.text, id).toMatch(/Read-only file system|Device or resource busy|Is a directory/);
     }
     expect(r.get("commit")).toMatchObject({ isError: false, text: "made in the sandbox" });
     expect(git(cwd, "log", "--format=%s").trim()).toBe("made in the sandbox");
