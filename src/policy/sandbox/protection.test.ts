@@ -149,6 +149,33 @@ describe.skipIf(!probe.ok)("bubblewrap: a hostile command against the protected 
     expect(heldStandIns()).toEqual([]);
   });
 
+  it("a linked worktree with its main repository writable: commits work, git's config, hooks and pointers do not change", async () => {
+    const main = join(s.outside, "main");
+    mkdirSync(main);
+    initRepo(main);
+    git(main, "commit", "-q", "--allow-empty", "-m", "first");
+    git(main, "worktree", "add", "-q", "-b", "wt", join(s.cwd, "wt"));
+    const wt = join(s.cwd, "wt");
+    const gitDir = join(main, ".git", "worktrees", "wt");
+    const sb = await prepareSandbox({ mode: "workspace-write", writableRoots: [join(main, ".git")] }, { cwd: wt });
+    open.push(sb);
+    const inWt = (command: string) => runWrapped(sb.wrap, wt, command);
+    for (const cmd of [
+      `echo ../../evil > ${gitDir}/commondir`,
+      `echo '[core]' > ${gitDir}/config.worktree`,
+      `echo '[core]' >> ${main}/.git/config`,
+      `touch ${main}/.git/hooks/pre-commit`,
+      "echo 'gitdir: /tmp/evil' > .git",
+      `mv ${main}/.git/worktrees ${main}/.git/wt-old`,
+    ]) {
+      expect((await inWt(cmd)).code, cmd).not.toBe(0);
+    }
+    writeFileSync(join(wt, "b.txt"), "b\n");
+    expect(await inWt("git add b.txt && git commit -q -m 'in the worktree' && git log -1 --format=%s")).toEqual({ code: 0, out: "in the worktree\n" });
+    expect(git(main, "log", "-1", "--format=%s", "wt").trim()).toBe("in the worktree");
+    expect(readFileSync(join(gitDir, "commondir"), "utf8")).toBe("../..\n");
+  });
+
   it("a folder without .git: git init is refused there, ordinary files are written", async () => {
     const sb = await sandbox();
     expect((await run(sb, "git init -q .")).code).not.toBe(0);
