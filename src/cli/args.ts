@@ -20,6 +20,8 @@ export interface ParsedArgs {
   models?: string[];
   thinking?: ThinkingLevel;
   apiKey?: string;
+  /** `--api-key-file`: read the key from this file (main.ts reads it into `apiKey`). */
+  apiKeyFile?: string;
   noSession: boolean;
   session?: string;
   continue: boolean;
@@ -92,6 +94,7 @@ const FLAGS: Record<string, Flag> = {
   "--models": (a, take) => (a.models = [...(a.models ?? []), ...list(take())]),
   "--thinking": (a, take) => (a.thinking = oneOf("--thinking", take(), THINKING)),
   "--api-key": (a, take) => (a.apiKey = take()),
+  "--api-key-file": (a, take) => (a.apiKeyFile = take()),
   "--no-session": (a) => (a.noSession = true),
   "--session": (a, take) => (a.session = take()),
   "--continue": (a) => (a.continue = true),
@@ -190,6 +193,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (eq !== -1 && !used) throw new CliError(`Option ${name} does not take a value`);
   }
   splitModel(args);
+  if (args.apiKey !== undefined && args.apiKeyFile !== undefined) throw new CliError("--api-key and --api-key-file exclude each other");
   return args;
 }
 
@@ -247,7 +251,8 @@ Model:
   --model <id|provider/id>           model id; "provider/id" also sets the provider
   --models <a,b,...>                 model scope for cycle_model (ids or provider/id)
   --thinking <level>                 off, minimal, low, medium, high, xhigh
-  --api-key <key>                    API key for the selected provider (overrides env vars)
+  --api-key <key>                    API key for the selected provider (overrides env vars; hidden from ps)
+  --api-key-file <path>              read that key from a file instead (preferred: never on a command line)
 
 Session:
   --no-session                       keep the session in memory only

@@ -59,6 +59,7 @@ export function toolsOf(p: ToolParts): Tool[] {
     vision,
     guardWrite: boxed?.guardWrite,
     confineWrites: boxed?.refuseWrite,
+    wrapCommand: boxed?.sandbox.wrap,
     fs: p.fs,
   });
   const task = p.taskTool();

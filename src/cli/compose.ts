@@ -1,6 +1,6 @@
 // The composition root: from parsed argv, environment and settings files to a ready
 // AgentSession. Nothing below src/cli reads process.env or argv.
-import { mkdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { createModelRegistry, type ModelRegistry } from "../providers/models/registry.js";
@@ -41,6 +41,7 @@ import { borrowMcp, setUpMcp, type ProjectMcpWiring } from "./mcp.js";
 import { lspWiring, setUpLsp } from "./lsp.js";
 import type { LspRuntime } from "../lsp/index.js";
 import { attachExtensions, headlessBindings, loadProjectExtensions } from "./extensions.js";
+import { sessionTempDir, userTempDir, type SessionTemp } from "./private-temp.js";
 import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 import { ProjectLayer, settingsFor, type LayerContext, type SettingsSource } from "./project-layer.js";
@@ -51,6 +52,8 @@ export interface Environment {
   env: Record<string, string | undefined>;
   cwd: string;
   log(message: string): void;
+  /** Called once the credential variables are known: hides them (and `--api-key`) from the process's /proc entries. */
+  hideSecrets?(credentialEnvNames: Iterable<string>): void;
 }
 
 export function pithHomeOf(env: Record<string, string | undefined>): string {
@@ -101,8 +104,8 @@ export async function composeSession(args: ParsedArgs, source: SettingsSource, e
     cliProvider: args.provider,
     cwd,
   });
-  const tempDir = path.join(tmpdir(), "pith");
-  mkdirSync(tempDir, { recursive: true });
+  e.hideSecrets?.(registry.credentialEnvNames());
+  const tempDir = userTempDir(tmpdir(), e.log);
   const layers: LayerContext = { args, source, pithHome, env: e.env, log: e.log, secrets: () => registry.credentialEnvNames() };
   const layer = await ProjectLayer.create(layers, cwd);
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
@@ -174,7 +177,7 @@ interface Inherited {
 }
 
 async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> {
-  const { args, e, registry, tempDir } = sh;
+  const { args, e } = sh;
   const { cwd, layer } = o;
   const settings = layer.settings;
   // The bubblewrap probe runs beside the rest of the set-up; pith refuses to start (before the
@@ -182,8 +185,32 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   // made once, from the settings the session starts with.
   const sandboxMode = args.sandbox ?? settings.sandbox.mode;
   const boxing: Promise<SessionSandboxSetup> | undefined =
-    sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, tempDir, bwrap: e.env.PITH_BWRAP || undefined });
+    sandboxMode === "off"
+      ? undefined
+      : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, pithHome: sh.pithHome, bwrap: e.env.PITH_BWRAP || undefined, credentialFiles: credentialFiles(sh) });
   boxing?.catch(() => undefined); // awaited below; a failure before that must not be unhandled
+  let temp: SessionTemp | undefined;
+  try {
+    temp = await sessionTempDir(sh.tempDir);
+    return await assemble(sh, o, boxing, temp);
+  } catch (err) {
+    // a session that could not be built leaves no folder, sandbox or stand-in behind
+    await Promise.all([temp?.release(), boxing?.then((b) => b.sandbox.dispose(), () => undefined)]);
+    throw err;
+  }
+}
+
+/** Files that hold pith's credentials: the `--api-key-file` and models.json (literal keys, headers). */
+function credentialFiles(sh: Shared): string[] {
+  return [...(sh.args.apiKeyFile ? [path.resolve(sh.e.cwd, sh.args.apiKeyFile)] : []), path.join(sh.pithHome, "models.json")];
+}
+
+/** The session itself, once its sandbox is being set up and its private temp folder exists. */
+async function assemble(sh: Shared, o: BuildOptions, boxing: Promise<SessionSandboxSetup> | undefined, temp: SessionTemp): Promise<AgentSession> {
+  const { args, e, registry } = sh;
+  const { cwd, layer } = o;
+  const settings = layer.settings;
+  const tempDir = temp.dir;
   const contextFiles = await discoverContextFiles({ cwd, pithHome: sh.pithHome });
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
@@ -194,7 +221,7 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting. A
   // subagent uses its parent's servers, limited to the MCP tools its agent definition names.
-  const ownMcp = o.parent ? undefined : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages, trusted: layer.trusted });
+  const ownMcp = o.parent ? undefined : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages, trusted: layer.trusted, wrapCommand: boxed?.sandbox.wrap });
   const mcp = ownMcp ?? borrowMcp(o.parent!.mcp, o.agent && agentMcpFilter(o.agent));
   const fs = sh.parts.fs ?? createNodeFsOps();
   const lsp = o.parent ? o.parent.lsp : await setUpLsp({ settings, cwd, pathEnv: e.env.PATH, childEnv: layer.childEnv, boxed, fs, guardWrite: boxed?.guardWrite });
@@ -220,7 +247,9 @@ async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> 
     initialModel: o.model,
     initialThinkingLevel: o.thinkingLevel ?? args.thinking ?? settings.defaultThinkingLevel,
     scopedModels: sh.scoped,
-    tempDir: boxed?.shellDir ?? tempDir,
+    tempDir,
+    shellStateDir: boxed?.shellDir,
+    releaseTempDir: temp.release,
     childEnv: layer.childEnv,
     sandbox: boxed?.sandbox,
     providerSessionId: args.providerSessionId,

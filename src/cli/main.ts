@@ -7,15 +7,22 @@ import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, 
 import { applyRpcOverrides, readSettingsLayer, settingsPaths } from "./settings.js";
 import type { SettingsSource } from "./project-layer.js";
 import { pithHomeOf, type Environment } from "./compose.js";
-import { removeSandboxFoldersSync } from "./sandbox-setup.js";
+import { removeLeftoversSync } from "./exit-cleanup.js";
+import { readApiKeyFile } from "./api-key-file.js";
+import { hideSecretsFromProc } from "./hide-proc-secrets.js";
 import { VERSION, runRpcMode } from "./modes/rpc.js";
 import { runPrintMode } from "./modes/print.js";
 
 async function main(argv: string[]): Promise<number> {
-  const env: Environment = { env: process.env, cwd: process.cwd(), log: (m) => process.stderr.write(m.endsWith("\n") ? m : m + "\n") };
+  const log = (m: string) => process.stderr.write(m.endsWith("\n") ? m : m + "\n");
+  // `--api-key`'s value leaves the process's command line (ps, /proc/<pid>/cmdline) first thing.
+  const masked = hideSecretsFromProc(process.env, [], ["--api-key"]);
+  if (masked) log(`pith: could not hide --api-key from /proc/${process.pid}/cmdline (${masked}); processes of this user can read it there`);
+  const env: Environment = { env: process.env, cwd: process.cwd(), log, hideSecrets: (names) => hideSecrets(names, log) };
   let args;
   try {
     args = parseArgs(argv);
+    if (args.apiKeyFile !== undefined) args.apiKey = readApiKeyFile(args.apiKeyFile, env.cwd);
   } catch (err) {
     if (err instanceof CliError) {
       process.stderr.write(`${err.message}\n`);
@@ -60,6 +67,15 @@ async function main(argv: string[]): Promise<number> {
   return runPrintMode(args, settings, env, mode);
 }
 
+/** Credentials leave pith's /proc entries once; a failure is said once (children could read them there). */
+let secretsHidden = false;
+function hideSecrets(names: Iterable<string>, log: (m: string) => void): void {
+  if (secretsHidden) return;
+  secretsHidden = true;
+  const problem = hideSecretsFromProc(process.env, names, []);
+  if (problem) log(`pith: could not hide credentials from /proc/${process.pid}/environ (${problem}); processes of this user can read them there`);
+}
+
 // A bug must not take the host's agent down: report it on stderr and keep serving.
 process.on("unhandledRejection", (reason) => {
   process.stderr.write(`[Unhandled Rejection] ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`);
@@ -71,7 +87,7 @@ process.on("uncaughtException", (err) => {
 process.on("exit", () => {
   killAllProcessGroups();
   releaseAllLocks();
-  removeSandboxFoldersSync();
+  removeLeftoversSync();
 });
 
 main(process.argv.slice(2)).then(

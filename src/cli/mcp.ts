@@ -20,6 +20,8 @@ export interface McpSetupOptions {
   log(message: string): void;
   /** Whether the current model takes images (else image results are described in text). */
   modelAcceptsImages(): boolean;
+  /** The sandbox's wrapper: stdio servers run inside it (same roots and network rule as `bash`). */
+  wrapCommand?: (line: { file: string; args: string[] }, cwd: string) => { file: string; args: string[] };
   /** The folder is trusted: its `.mcp.json` and project settings' servers may start. */
   trusted: boolean;
 }
@@ -68,6 +70,7 @@ export async function setUpMcp(o: McpSetupOptions): Promise<ProjectMcpWiring> {
         log: sink.log,
         clientInfo: { name: "pith", version: PITH_VERSION },
         modelAcceptsImages: o.modelAcceptsImages,
+        wrapCommand: o.wrapCommand,
       });
       running = { layer, manager, closeLog: sink.close };
       return running;

@@ -69,6 +69,10 @@ export interface AgentSessionOptions {
   scopedModels?: Model[];
   /** Temp dir for full bash outputs. */
   tempDir: string;
+  /** Where the `bash` command keeps its shell state (the sandbox binds it writable); default `tempDir`. */
+  shellStateDir?: string;
+  /** Called last when the session closes: removes the session's temp folder. */
+  releaseTempDir?(): Promise<void>;
   /** `--provider-session-id`: the provider-side session / prompt-cache id; default: the session id. */
   providerSessionId?: string;
   /** Environment of the host's `bash` commands (credentials filtered out); default: pith's own. */
@@ -145,10 +149,12 @@ export class AgentSession {
   private readonly extras: PromptExtras;
   /** Builds the built-in tools again when the settings change (`reconfigure`). */
   private readonly buildTools: () => Tool[];
+  private readonly releaseTempDir: (() => Promise<void>) | undefined;
 
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
     this.sandbox = o.sandbox;
+    this.releaseTempDir = o.releaseTempDir;
     const settings = structuredClone(o.settings);
     this.settings = settings;
     const emit = (e: Parameters<EventHub["emit"]>[0]) => {
@@ -283,6 +289,7 @@ export class AgentSession {
       settings,
       childEnv: o.childEnv,
       tempDir: o.tempDir,
+      stateDir: o.shellStateDir,
       runner,
       record: (m) => this.pipeline.recordBash(m),
       wrapCommand: o.sandbox ? (line, dir) => o.sandbox!.wrap(line, dir) : undefined,
@@ -487,6 +494,7 @@ export class AgentSession {
     await this.tools.dispose();
     this.conversation.log.close();
     await this.sandbox?.dispose();
+    await this.releaseTempDir?.();
   }
 
   // ── internals ─────────────────────────────────────────────────────────────

@@ -22,8 +22,10 @@ export interface UserBashOptions {
   settings: SessionSettings;
   /** Environment of the commands (credentials filtered out); default: pith's own. */
   childEnv?: Record<string, string>;
-  /** Where full outputs and the shell state live. */
+  /** Where full outputs are spilled (a private folder of the session). */
   tempDir: string;
+  /** Where the shell state lives (inside a sandbox it must be writable there); default `tempDir`. */
+  stateDir?: string;
   runner(): ExtensionRunner | undefined;
   /** Each command's record, for the conversation. */
   record(message: BashExecutionMessage): void;
@@ -90,7 +92,7 @@ export class UserBash {
     const collector = new OutputCollector(tempDir);
     let totalBytes = 0;
     let endsWithNewline = false;
-    const res = await this.exec.exec(this.shell.wrap(command, tempDir), {
+    const res = await this.exec.exec(this.shell.wrap(command, this.o.stateDir || tempDir), {
       cwd: this.shell.cwd,
       signal,
       timeoutMs: USER_BASH_TIMEOUT_MS,

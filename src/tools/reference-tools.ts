@@ -8,7 +8,10 @@ import { confineFsOps, createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
 import type { WriteRefusal } from "../shared/confined-fs.js";
 import { createPythonTool } from "./python/index.js";
 import { createRenderMermaidTool } from "./render-mermaid/index.js";
+import type { CommandLine } from "./ops/exec-ops.js";
 import type { Tool } from "./types.js";
+
+type WrapCommand = (line: CommandLine, cwd: string) => CommandLine;
 import type { WriteGuard } from "./write/index.js";
 
 export const REFERENCE_TOOL_NAMES = ["python", "ast_grep", "ast_edit", "notebook", "calc", "render_mermaid", "inspect_image", "display_image"] as const;
@@ -33,6 +36,8 @@ export interface ReferenceToolsOptions {
   rgPath?: string | null;
   /** Environment of child processes (rg, the Python kernel). */
   env?: Record<string, string>;
+  /** The sandbox's wrapper: the Python kernel (and its probe) run inside it. */
+  wrapCommand?: WrapCommand;
   /** Settings python.toolMode ("bash-only": no python tool) and python.interpreter. */
   python?: { toolMode?: "both" | "bash-only" | "ipy-only"; interpreter?: string };
   /** inspect_image's model call; without it inspect_image is not created. */
@@ -46,7 +51,7 @@ export function createReferenceTools(opts: ReferenceToolsOptions = {}): Tool[] {
   const fs = opts.confineWrites ? confineFsOps(base, opts.confineWrites) : base;
   const ast = { fs, rgPath: opts.rgPath ?? null, env: opts.env, guardWrite: opts.guardWrite };
   const tools: Tool[] = [];
-  if (opts.python?.toolMode !== "bash-only") tools.push(createPythonTool({ interpreter: opts.python?.interpreter, env: opts.env }));
+  if (opts.python?.toolMode !== "bash-only") tools.push(createPythonTool({ interpreter: opts.python?.interpreter, env: opts.env, wrapCommand: opts.wrapCommand }));
   if (on.astGrep) tools.push(createAstGrepTool(ast));
   if (on.astEdit) tools.push(createAstEditTool(ast));
   if (on.notebook) tools.push(createNotebookTool({ fs, guardWrite: opts.guardWrite }));
