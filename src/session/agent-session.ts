@@ -6,7 +6,7 @@
 import { SubagentRegistry } from "./subagent-registry.js";
 import type { ModelRegistry } from "../providers/models/registry.js";
 import type { StreamFn } from "../providers/types.js";
-import { PithError } from "../shared/errors.js";
+import { PithError, errorMessage } from "../shared/errors.js";
 import type { SandboxStateWire } from "../shared/schema/index.js";
 import type { CompactionResult, Model, ThinkingLevel, UserContent } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
@@ -484,17 +484,27 @@ export class AgentSession {
   }
 
   /** Stops everything and releases the session file; the session is not used afterwards. */
+  /** Every step runs even when an earlier one fails (the file's lock and the temp folder are always released); the failures are reported together. */
   async close(): Promise<void> {
+    const failures: string[] = [];
+    const step = async (what: string, f: () => unknown): Promise<void> => {
+      try {
+        await f();
+      } catch (err) {
+        failures.push(`${what}: ${errorMessage(err)}`);
+      }
+    };
     this.bash.abort();
-    await this.abort();
-    await this.checkpoints.settle();
+    await step("abort", () => this.abort());
+    await step("checkpoints", () => this.checkpoints.settle());
     this.conversation.todos.dispose();
-    await this.mcp.close();
-    await this.lsp.close();
-    await this.tools.dispose();
-    this.conversation.log.close();
-    await this.sandbox?.dispose();
-    await this.releaseTempDir?.();
+    await step("MCP servers", () => this.mcp.close());
+    await step("language servers", () => this.lsp.close());
+    await step("tools", () => this.tools.dispose());
+    await step("session file", () => this.conversation.log.close());
+    await step("sandbox", () => this.sandbox?.dispose());
+    await step("temp folder", () => this.releaseTempDir?.());
+    if (failures.length > 0) throw new PithError("internal", `Closing the session: ${failures.join("; ")}`);
   }
 
   // ── internals ─────────────────────────────────────────────────────────────
