@@ -5,7 +5,13 @@ import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { COMMAND_TYPES, EXTENSION_UI_REQUEST_SCHEMAS, InboundFrameSchema, OutboundFrameSchema } from "../../src/protocol/index.js";
+import {
+  COMMAND_TYPES,
+  EXTENSION_UI_REQUEST_SCHEMAS,
+  InboundFrameSchema,
+  OutboundFrameSchema,
+  RpcSessionStateSchema,
+} from "../../src/protocol/index.js";
 import { parseArgs } from "../../src/cli/args.js";
 import { defaultSettings } from "../../src/cli/settings.js";
 
@@ -95,6 +101,14 @@ describe("docs cover the code", () => {
     const methods = frameTypesOfMethod();
     const gaps = undocumented(methods, read("docs/protocol.md"), "method");
     expect(gaps, missing("extension_ui_request method(s)", "docs/protocol.md", gaps)).toEqual([]);
+  });
+
+  it("every get_state field is in docs/protocol.md", () => {
+    const text = read("docs/protocol.md");
+    const fields = Object.keys(RpcSessionStateSchema.properties);
+    expect(fields).toEqual(expect.arrayContaining(["isStreaming", "sessionFile"]));
+    const gaps = fields.filter((f) => !text.includes(`"${f}"`) && undocumented([f], text).length > 0);
+    expect(gaps, missing("get_state field(s)", "docs/protocol.md", gaps)).toEqual([]);
   });
 
   it("every command-line flag is in docs/cli.md", () => {
