@@ -130,7 +130,7 @@ export class ServerProcess {
       );
       const result = await Promise.race([init, server.exitedEarly()]);
       server.capabilities = result.capabilities ?? {};
-      conn.sendNotification("initialized", {});
+      void conn.sendNotification("initialized", {});
       return server;
     } catch (err) {
       server.kill();

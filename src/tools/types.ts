@@ -14,6 +14,8 @@ export interface ToolContext {
   onUpdate: (partial: AgentToolResult) => void;
 }
 
+// A list of tools mixes argument types; each tool checks its own arguments against its schema.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 export interface Tool<Args = any> {
   name: string;
   label: string;

@@ -4,6 +4,8 @@ import { PassThrough } from "node:stream";
 import { JsonlLineSplitter, parseFrame } from "./jsonl-reader.js";
 import { createStreamTransport, type StreamTransportOptions, type Transport } from "./stream-transport.js";
 
+// Tests read the frames they wait for as the shapes they expect (the agent side checks them).
+/* eslint-disable @typescript-eslint/no-explicit-any */
 export interface MemoryHost {
   /** Writes to the agent's input: strings and bytes verbatim, objects as one JSON line. */
   send(data: string | Uint8Array | object): void;

@@ -1,6 +1,7 @@
 // LlmContext → AI SDK LanguageModelV3 prompt and tools. Provider quirks (signature replay,
 // tool-call id rules) come in through the codec and options; nothing here names a provider.
 import type {
+  JSONSchema7,
   LanguageModelV3FunctionTool,
   LanguageModelV3Message,
   LanguageModelV3Prompt,
@@ -157,7 +158,7 @@ function toolOutput(model: Model, content: UserContent[], isError: boolean): Lan
 
 export function convertTools(tools: LlmTool[]): LanguageModelV3FunctionTool[] {
   // Cast: tool parameters are plain JSON Schema (checked where each tool is defined); the SDK types them as JSONSchema7.
-  return tools.map((t) => ({ type: "function", name: t.name, description: t.description, inputSchema: t.parameters as any }));
+  return tools.map((t) => ({ type: "function", name: t.name, description: t.description, inputSchema: t.parameters as JSONSchema7 }));
 }
 
 export function convertToolChoice(choice: ToolChoice | undefined): LanguageModelV3ToolChoice | undefined {

@@ -30,7 +30,7 @@ const spec: AdapterSpec = {
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       headers,
       includeUsage: true,
-      ...(Object.keys(body).length > 0 ? { transformRequestBody: (args: Record<string, any>) => ({ ...args, ...body }) } : {}),
+      ...(Object.keys(body).length > 0 ? { transformRequestBody: (args: Record<string, unknown>) => ({ ...args, ...body }) } : {}),
     }).chatModel(model.id);
   },
   baseProviderOptions(model, options): PartOptions {

@@ -4,6 +4,8 @@
 import type { ThinkingContent, ToolCall } from "../../shared/types.js";
 
 export type ProviderMeta = Record<string, Record<string, unknown> | undefined> | undefined;
+// The SDK types provider options as JSON values; the codecs fill them from unknown metadata it produced itself.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 export type PartOptions = Record<string, Record<string, any>>;
 
 export interface ReplayCodec {
