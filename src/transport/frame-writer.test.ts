@@ -39,9 +39,9 @@ describe("serializeFrame", () => {
 });
 
 describe("FrameWriter", () => {
-  it("queues under backpressure, keeps order, loses nothing and writes whole frames", async () => {
+  it("unbatched: queues under backpressure, keeps order, loses nothing and writes whole frames", async () => {
     const { stream, chunks, release } = slowWritable(64);
-    const writer = new FrameWriter(stream);
+    const writer = new FrameWriter(stream, { batch: false });
     const frames = Array.from({ length: 200 }, (_, i) => ({ type: "message_update", i, text: `d${i}\u2028`.repeat(i % 7) }));
     for (const frame of frames) writer.write(frame);
     expect(writer.pendingBytes).toBeGreaterThan(0);
@@ -97,5 +97,95 @@ describe("FrameWriter", () => {
     expect(writer.pendingBytes).toBe(0);
     expect(errors.map((e) => e.message)).toEqual(["closed"]);
     writer.write({ type: "late" });
+  });
+});
+
+/** A Writable that records each write call (a writev counts once) with the chunks it carried. */
+function recordingWritable() {
+  const calls: string[][] = [];
+  const stream = new Writable({
+    decodeStrings: false,
+    highWaterMark: 1 << 30,
+    write(chunk: string, _enc, cb) {
+      calls.push([chunk]);
+      cb();
+    },
+    writev(chunks, cb) {
+      calls.push(chunks.map((c) => c.chunk as string));
+      cb();
+    },
+  });
+  return { stream, calls };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe("FrameWriter batching", () => {
+  it("writes the frames of one event-loop turn in one write, in order, bytes unchanged", async () => {
+    const { stream, calls } = recordingWritable();
+    const writer = new FrameWriter(stream);
+    const frames = Array.from({ length: 50 }, (_, i) => ({ type: "message_update", i, text: "x\u2028".repeat(i % 5) }));
+    for (const frame of frames) writer.write(frame);
+    expect(calls).toHaveLength(0);
+    await tick();
+    expect(calls).toHaveLength(1);
+    expect(calls[0].join("")).toBe(frames.map((f) => serializeFrame(f)).join(""));
+    writer.write({ type: "next" });
+    await tick();
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toEqual(['{"type":"next"}\n']);
+  });
+
+  it("delays a lone frame by at most one turn of the event loop", async () => {
+    const { stream, calls } = recordingWritable();
+    const writer = new FrameWriter(stream);
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        writer.write({ type: "lone" });
+        setImmediate(() => {
+          expect(calls).toEqual([['{"type":"lone"}\n']]);
+          resolve();
+        });
+      }),
+    );
+  });
+
+  it("hands a big frame over as it is, between the joined small frames, in the same single write", async () => {
+    const { stream, calls } = recordingWritable();
+    const writer = new FrameWriter(stream);
+    const big = { type: "tool_execution_end", text: "b".repeat(200_000) };
+    writer.write({ type: "a" });
+    writer.write({ type: "b" });
+    writer.write(big);
+    writer.write({ type: "c" });
+    await tick();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toEqual(['{"type":"a"}\n{"type":"b"}\n', serializeFrame(big), '{"type":"c"}\n']);
+  });
+
+  it("flush() writes what is batched at once", async () => {
+    const { stream, calls } = recordingWritable();
+    const writer = new FrameWriter(stream);
+    writer.write({ type: "a" });
+    expect(writer.pendingBytes).toBeGreaterThan(0);
+    const flushed = writer.flush();
+    expect(calls).toHaveLength(1);
+    await flushed;
+    expect(writer.pendingBytes).toBe(0);
+  });
+
+  it("under backpressure holds later frames and writes them after drain, nothing lost or reordered", async () => {
+    const { stream, chunks, release } = slowWritable(64);
+    const writer = new FrameWriter(stream);
+    const frames = Array.from({ length: 300 }, (_, i) => ({ type: "x", i, pad: "p".repeat(i % 40) }));
+    for (const [i, frame] of frames.entries()) {
+      writer.write(frame);
+      if (i % 30 === 29) await tick();
+    }
+    const flushed = writer.flush();
+    await release();
+    await flushed;
+    expect(chunks.length).toBeLessThan(frames.length);
+    expect(chunks.join("")).toBe(frames.map((f) => serializeFrame(f)).join(""));
   });
 });

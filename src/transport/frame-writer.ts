@@ -1,14 +1,26 @@
-// Writes one JSON frame per line to a Writable (protocol.md §1.2, design.md §4.5): one write per
-// frame, never interleaved, U+2028/U+2029 escaped, backpressure honoured with an in-memory queue,
+// Writes one JSON frame per line to a Writable (protocol.md §1.2, design.md §4.5): frames never
+// interleaved or reordered, U+2028/U+2029 escaped, backpressure honoured with an in-memory queue,
 // and a closed or broken stream (EPIPE) reported once instead of thrown.
+//
+// Batching: the frames written during one turn of the event loop go out together, in one write
+// of the stream (one syscall for a pipe or socket), at the end of that turn (setImmediate), so a
+// lone frame waits at most one turn. Small frames are joined into one string; a frame of
+// JOIN_LIMIT bytes or more is handed over as it is (never copied into a bigger string), in the
+// same corked write. Any Writable works (stdout, a memory pipe, a WebSocket stream).
 import type { Writable } from "node:stream";
 
 export interface FrameWriterOptions {
   /** Called once, with the first write error (EPIPE, closed stdout...). Later frames are dropped. */
   onError?: (err: Error) => void;
+  /** Gather the frames of one event-loop turn into one write (default true); false writes each frame at once. */
+  batch?: boolean;
 }
 
 const SEPARATORS = /[\u2028\u2029]/g;
+/** A frame at least this long (UTF-16 units) is never joined with others: no copy of big payloads. */
+const JOIN_LIMIT = 64 * 1024;
+/** Joined strings stop growing past this size (a backlog after `drain` becomes several chunks of one write). */
+const MAX_JOINED = 1024 * 1024;
 
 /** JSON text of one frame plus its LF, with raw U+2028/U+2029 escaped (still valid JSON). */
 export function serializeFrame(frame: object): string {
@@ -22,19 +34,27 @@ export function serializeFrame(frame: object): string {
 export class FrameWriter {
   private readonly stream: Writable;
   private readonly onError: ((err: Error) => void) | undefined;
+  private readonly batch: boolean;
+  /** Frames not yet handed to the stream, oldest first from `queueHead`. */
   private queue: string[] = [];
   private queueHead = 0;
   private queuedBytes = 0;
+  private tickScheduled = false;
   private waitingForDrain = false;
   private outstandingWrites = 0;
   private closedFlag = false;
   private errorReported = false;
   private drainWaiters: Array<() => void> = [];
   private flushWaiters: Array<() => void> = [];
+  private readonly onTick = () => {
+    this.tickScheduled = false;
+    this.pump();
+  };
 
   constructor(stream: Writable, options: FrameWriterOptions = {}) {
     this.stream = stream;
     this.onError = options.onError;
+    this.batch = options.batch ?? true;
     stream.on("error", (err) => this.fail(err));
     stream.on("close", () => this.fail(undefined));
   }
@@ -44,7 +64,7 @@ export class FrameWriter {
     return this.closedFlag;
   }
 
-  /** Bytes accepted but not yet handed to the OS (our queue plus the stream's own buffer). */
+  /** About how many bytes are accepted but not yet handed to the OS (our queue plus the stream's own buffer). */
   get pendingBytes(): number {
     return this.queuedBytes + (this.closedFlag ? 0 : this.stream.writableLength);
   }
@@ -57,12 +77,14 @@ export class FrameWriter {
   /** Writes one line already produced by `serializeFrame` (framing that measures lines first). */
   writeSerialized(text: string): void {
     if (this.closedFlag) return;
-    if (this.waitingForDrain || this.queue.length > this.queueHead) {
-      this.queue.push(text);
-      this.queuedBytes += Buffer.byteLength(text);
-      return;
+    this.queue.push(text);
+    this.queuedBytes += text.length;
+    if (this.waitingForDrain) return;
+    if (!this.batch) this.pump();
+    else if (!this.tickScheduled) {
+      this.tickScheduled = true;
+      setImmediate(this.onTick);
     }
-    this.send(text);
   }
 
   /** Resolves when the in-memory queue is empty (the stream accepted everything). */
@@ -71,8 +93,9 @@ export class FrameWriter {
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
-  /** Resolves when every frame written so far has been handed to the OS (or the stream died). */
+  /** Writes what is batched now and resolves when every frame so far has been handed to the OS (or the stream died). */
   flush(): Promise<void> {
+    if (!this.waitingForDrain) this.pump();
     if (this.isFlushed()) return Promise.resolve();
     return new Promise((resolve) => this.flushWaiters.push(resolve));
   }
@@ -85,19 +108,52 @@ export class FrameWriter {
     return this.closedFlag || (this.isDrained() && this.outstandingWrites === 0);
   }
 
-  private send(text: string): void {
-    this.outstandingWrites++;
-    let accepted: boolean;
+  /**
+   * Hands every queued frame to the stream in one corked write (one writev), then waits for
+   * `drain` if the stream is over its high-water mark: later frames queue here meanwhile.
+   */
+  private pump(): void {
+    if (this.closedFlag || this.queue.length === this.queueHead) return;
+    let accepted = true;
+    if (this.batch) this.stream.cork();
     try {
-      accepted = this.stream.write(text, (err) => this.written(err));
-    } catch (err) {
-      this.outstandingWrites--;
-      this.fail(err instanceof Error ? err : new Error(String(err)));
-      return;
+      while (!this.closedFlag && this.queue.length > this.queueHead) accepted = this.send(this.takeGroup());
+    } finally {
+      if (this.batch) this.stream.uncork();
     }
+    this.queue = [];
+    this.queueHead = 0;
     if (!accepted && !this.closedFlag) {
       this.waitingForDrain = true;
       this.stream.once("drain", () => this.onDrain());
+    }
+    this.settle();
+  }
+
+  /** The next frame, or the run of small frames from the head of the queue joined into one string. */
+  private takeGroup(): string {
+    const first = this.queue[this.queueHead++];
+    this.queuedBytes -= first.length;
+    if (!this.batch || first.length >= JOIN_LIMIT) return first;
+    let end = this.queueHead;
+    let size = first.length;
+    while (end < this.queue.length && this.queue[end].length < JOIN_LIMIT && size < MAX_JOINED) size += this.queue[end++].length;
+    if (end === this.queueHead) return first;
+    const parts = this.queue.slice(this.queueHead - 1, end);
+    this.queuedBytes -= size - first.length;
+    this.queueHead = end;
+    return parts.join("");
+  }
+
+  /** One chunk to the stream; false when the stream wants us to wait for `drain`. */
+  private send(text: string): boolean {
+    this.outstandingWrites++;
+    try {
+      return this.stream.write(text, (err) => this.written(err));
+    } catch (err) {
+      this.outstandingWrites--;
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+      return true;
     }
   }
 
@@ -109,17 +165,7 @@ export class FrameWriter {
 
   private onDrain(): void {
     this.waitingForDrain = false;
-    while (!this.closedFlag && !this.waitingForDrain && this.queue.length > this.queueHead) {
-      const text = this.queue[this.queueHead];
-      this.queue[this.queueHead++] = "";
-      this.queuedBytes -= Buffer.byteLength(text);
-      this.send(text);
-    }
-    if (this.queue.length === this.queueHead) {
-      this.queue = [];
-      this.queueHead = 0;
-    }
-    this.settle();
+    this.pump();
   }
 
   private fail(err: Error | undefined): void {
