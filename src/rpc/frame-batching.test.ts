@@ -5,7 +5,7 @@ import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { fakeTool, scriptedStream, type Reply } from "../agent/test-support.js";
 import { testSession } from "../session/test-support.js";
-import { FrameWriter, JsonlLineSplitter, type Transport } from "../transport/index.js";
+import { FrameWriter, JsonlLineSplitter, type LazyFrame, type Transport } from "../transport/index.js";
 import { RpcServer } from "./server.js";
 
 /** Records every write call (a writev counts once) as the list of chunks it carried. */
@@ -40,6 +40,7 @@ describe("frame batching", () => {
     const tee = {
       write: (frame: object) => (batched.write(frame), unbatched.write(frame)),
       writeSerialized: (text: string) => (batched.writeSerialized(text), unbatched.writeSerialized(text)),
+      writeLazy: (produce: LazyFrame) => (batched.writeLazy(produce), unbatched.writeLazy(produce)),
       get pendingBytes() {
         return batched.pendingBytes;
       },

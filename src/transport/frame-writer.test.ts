@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { FrameWriter, serializeFrame } from "./frame-writer.js";
+import { FrameWriter, lazyFrameLines, serializeFrame } from "./frame-writer.js";
 
 /** A Writable that accepts one chunk at a time and completes it only when `release()` is called. */
 function slowWritable(highWaterMark = 64) {
@@ -160,7 +160,8 @@ describe("FrameWriter batching", () => {
     writer.write({ type: "c" });
     await tick();
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toEqual(['{"type":"a"}\n{"type":"b"}\n', serializeFrame(big), '{"type":"c"}\n']);
+    // the big frame's JSON as one piece (its LF apart, joined with what follows)
+    expect(calls[0]).toEqual(['{"type":"a"}\n{"type":"b"}\n', JSON.stringify(big), '\n{"type":"c"}\n']);
   });
 
   it("flush() writes what is batched at once", async () => {
@@ -187,5 +188,85 @@ describe("FrameWriter batching", () => {
     await flushed;
     expect(chunks.length).toBeLessThan(frames.length);
     expect(chunks.join("")).toBe(frames.map((f) => serializeFrame(f)).join(""));
+  });
+});
+
+describe("FrameWriter lazy frames", () => {
+  it("serialises a lazy frame only when the stream takes it, in order with the others", async () => {
+    const { stream, chunks, release } = slowWritable(64);
+    const writer = new FrameWriter(stream);
+    const made: number[] = [];
+    const lazy = (i: number) => () => {
+      made.push(i);
+      return serializeFrame({ type: "lazy", i, pad: "x".repeat(100) });
+    };
+    writer.write({ type: "first", pad: "y".repeat(200) });
+    await tick(); // the first frame fills the stream: it asks the writer to wait for drain
+    writer.writeLazy(lazy(1));
+    writer.write({ type: "eager" });
+    writer.writeLazy(lazy(2));
+    await tick();
+    // the lazy frames wait unserialised, the eager one waits behind them
+    expect(made).toEqual([]);
+    const flushed = writer.flush();
+    await release();
+    await flushed;
+    expect(made).toEqual([1, 2]);
+    expect(chunks.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l).type)).toEqual(["first", "lazy", "eager", "lazy"]);
+  });
+
+  it("writes lazy frames of an idle stream in the same write as the rest of the turn", async () => {
+    const { stream, calls } = recordingWritable();
+    const writer = new FrameWriter(stream);
+    writer.write({ type: "a" });
+    writer.writeLazy(() => [serializeFrame({ type: "b" }), serializeFrame({ type: "c" })]);
+    writer.write({ type: "d" });
+    await tick();
+    expect(calls).toEqual([['{"type":"a"}\n{"type":"b"}\n{"type":"c"}\n{"type":"d"}\n']]);
+  });
+});
+
+describe("FrameWriter big frames", () => {
+  it("hands a big frame over in slices, one after the other as the stream drains, bytes unchanged", async () => {
+    const { stream, chunks, release } = slowWritable(64);
+    const writer = new FrameWriter(stream);
+    // an emoji straddles the first slice boundary: a slice never ends inside a surrogate pair
+    const text = "a".repeat(1024 * 1024 - 30) + "\u{1F600}".repeat(20) + "b".repeat(2 * 1024 * 1024);
+    const frame = { type: "tool_execution_end", text };
+    writer.write({ type: "before" });
+    writer.write(frame);
+    writer.write({ type: "after" });
+    const flushed = writer.flush();
+    expect(chunks.length).toBeLessThan(3); // the rest waits for drain
+    await release();
+    await flushed;
+    expect(chunks.join("")).toBe(serializeFrame({ type: "before" }) + serializeFrame(frame) + serializeFrame({ type: "after" }));
+    for (const chunk of chunks) {
+      expect(chunk.length).toBeLessThanOrEqual(1024 * 1024 + 1);
+      expect(/^[\uDC00-\uDFFF]/.test(chunk) || /[\uD800-\uDBFF]$/.test(chunk)).toBe(false);
+    }
+  });
+});
+
+describe("lazyFrameLines", () => {
+  it("writes a frame holding a very big string in pieces, the same bytes as serializeFrame", async () => {
+    const { stream, chunks, release } = slowWritable(64);
+    const writer = new FrameWriter(stream);
+    const text = "line\u2028sep\u2029\u{1F600}\"q\"\n".repeat(200_000);
+    const frame = { type: "message_end", message: { role: "toolResult", content: [{ type: "text", text }] } };
+    const lines = lazyFrameLines(frame);
+    expect(Array.isArray(lines)).toBe(false); // an iterator: never the whole line at once
+    writer.write({ type: "before" });
+    writer.writeLazy(() => lines);
+    writer.write({ type: "after" });
+    const flushed = writer.flush();
+    await release();
+    await flushed;
+    expect(chunks.join("")).toBe(serializeFrame({ type: "before" }) + serializeFrame(frame) + serializeFrame({ type: "after" }));
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(text.length);
+  });
+
+  it("a small frame is one line as frameLines makes it", () => {
+    expect(lazyFrameLines({ type: "x" })).toEqual(['{"type":"x"}\n']);
   });
 });

@@ -105,7 +105,8 @@ export class JsonlLineSplitter {
       this.discarding = true;
       return;
     }
-    this.parts.push(Buffer.from(rest));
+    // a piece that is most of its chunk is kept as it is; a short tail is copied so its chunk can go
+    this.parts.push(rest.length * 2 >= rest.buffer.byteLength ? rest : Buffer.from(rest));
     this.partsLength += rest.length;
   }
 
