@@ -2,7 +2,7 @@
 // status is read whole first and handed to the caller's ErrorCapture as it came (status, body
 // text, headers), so the error reported is "<status> <response body>" with the server's own
 // bytes and its retry-after headers, whatever the client makes of the body.
-import { httpFetch } from "./http-fetch.js";
+import { httpFetch, type HttpFetchInit } from "./http-fetch.js";
 
 /** Where the status error of one request lands (passed per request in `fetchOptions`). */
 export interface ErrorCapture {
@@ -21,7 +21,7 @@ export class HttpStatusError extends Error {
   }
 }
 
-export async function capturingFetch(input: string | URL | Request, init?: RequestInit & { pithErrors?: ErrorCapture }): Promise<Response> {
+export async function capturingFetch(input: string | URL | Request, init?: HttpFetchInit & { pithErrors?: ErrorCapture }): Promise<Response> {
   const capture = init?.pithErrors;
   const response = await httpFetch(input, init);
   if (response.ok || !capture) return response;

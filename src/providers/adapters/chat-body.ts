@@ -2,9 +2,12 @@
 //
 // The context grows by a few messages per turn, so each message's wire JSON is made once and
 // kept per message object (messages in a context are never changed in place; a changed one is a
-// new object): a request costs the new messages plus one string join, not a re-serialisation of
-// the whole conversation. The text is exactly JSON.stringify of the body object: same keys, same
-// order, same bytes as the request before the cache (prompt-cache prefixes stay byte-stable).
+// new object): a request costs the new messages plus joining strings, not a re-serialisation of
+// the whole conversation. A message whose JSON is over CACHE_MAX is made again per request
+// instead of being kept (memory stays bounded by what the process holds anyway), and travels as
+// its own part of the body, never copied into a bigger string. The parts joined are exactly
+// JSON.stringify of the body object: same keys, same order, same bytes (prompt-cache prefixes
+// stay byte-stable).
 //
 // Conversion rules (the wire the openai-compatible servers expect):
 // - the system prompt is the first message; failed and aborted assistant replies are left out;
@@ -40,11 +43,20 @@ interface Cached {
 }
 
 const cache = new WeakMap<LlmMessage, Cached>();
+/** Longest message JSON kept between requests (UTF-16 units). */
+const CACHE_MAX = 256 * 1024;
+/** Consecutive small message texts are joined into parts of about this size. */
+const PART_SIZE = 256 * 1024;
 /** Stands for the messages array while the rest of the body is serialised. */
 const SLOT = `\u0000pith-messages-${Math.random().toString(36).slice(2)}\u0000`;
 
 /** The request body as JSON text. */
 export function chatBodyText(model: Model, context: LlmContext, fields: ChatBodyFields): string {
+  return chatBodyParts(model, context, fields).join("");
+}
+
+/** The request body as consecutive pieces of its JSON text (big messages on their own). */
+export function chatBodyParts(model: Model, context: LlmContext, fields: ChatBodyFields): string[] {
   const messages = messageTexts(model, context);
   const { extra, ...rest } = fields;
   const body: Record<string, unknown> = { model: rest.model, max_tokens: rest.max_tokens, temperature: rest.temperature };
@@ -57,9 +69,35 @@ export function chatBodyText(model: Model, context: LlmContext, fields: ChatBody
   body.stream_options = { include_usage: true };
   if (extra) Object.assign(body, extra);
   const text = JSON.stringify(body);
-  const at = body.messages === SLOT ? text.indexOf(JSON.stringify(SLOT)) : -1;
-  if (at === -1) return text; // extraBody replaced `messages`: nothing to splice in
-  return `${text.slice(0, at)}[${messages.join(",")}]${text.slice(at + JSON.stringify(SLOT).length)}`;
+  const slot = JSON.stringify(SLOT);
+  const at = body.messages === SLOT ? text.indexOf(slot) : -1;
+  if (at === -1) return [text]; // extraBody replaced `messages`: nothing to splice in
+  return [text.slice(0, at) + "[", ...joinParts(messages), "]" + text.slice(at + slot.length)];
+}
+
+/** The message texts comma-separated, small ones joined into parts of about PART_SIZE. */
+function joinParts(texts: string[]): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  let size = 0;
+  const close = () => {
+    if (run.length > 0) out.push(run.join(""));
+    run = [];
+    size = 0;
+  };
+  texts.forEach((t, i) => {
+    const piece = i === 0 ? t : `,${t}`;
+    if (piece.length >= PART_SIZE) {
+      close();
+      out.push(i === 0 ? "" : ",", t);
+      return;
+    }
+    run.push(piece);
+    size += piece.length;
+    if (size >= PART_SIZE) close();
+  });
+  close();
+  return out;
 }
 
 /** The wire `tools` list, or undefined when there are none. */
@@ -117,7 +155,7 @@ function wire(msg: LlmMessage, key: string, model: Model): string[] {
   if (hit && hit.key === key) return hit.json;
   const value = msg.role === "assistant" ? assistantWire(model, msg) : msg.role === "toolResult" ? toolWire(model, msg) : userWire(model, msg.content);
   const json = value === undefined ? [] : [JSON.stringify(value)];
-  cache.set(msg, { key, json });
+  if (json.length === 0 || json[0].length <= CACHE_MAX) cache.set(msg, { key, json });
   return json;
 }
 

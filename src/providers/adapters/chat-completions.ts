@@ -5,15 +5,17 @@
 // iteration has begun.
 import OpenAI from "openai";
 import { ABORT_MESSAGE } from "../../shared/abort.js";
+import { noteBigGarbage } from "../../shared/big-garbage.js";
 import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import type { AssistantMessageEvent, Model } from "../../shared/types.js";
 import { StreamWatchdog } from "../stream-watchdog.js";
 import { defaultMaxTokens, thinkingRequest } from "../thinking-request.js";
 import type { LlmContext, StreamOptions } from "../types.js";
 import { AssistantBuilder } from "./assistant-builder.js";
-import { chatBodyText, chatToolChoice, chatTools, type ChatBodyFields } from "./chat-body.js";
+import { chatBodyParts, chatToolChoice, chatTools, type ChatBodyFields } from "./chat-body.js";
 import { ChatChunkReader, type ChatChunk } from "./chat-chunks.js";
 import { capturingFetch, type ErrorCapture } from "./capturing-fetch.js";
+import type { BodyParts } from "./http-fetch.js";
 import { promptCacheKey } from "./prompt-cache.js";
 import { completionsCodec } from "./replay.js";
 import { terminal } from "./terminal-event.js";
@@ -24,6 +26,8 @@ const CLIENT_CACHE_SIZE = 16;
 const clients = new Map<string, OpenAI>();
 /** No client-side deadline: the stream watchdog owns the first-byte and idle limits. */
 const NO_TIMEOUT_MS = 2 ** 31 - 1;
+/** A body part this long is a big message's own JSON (see chat-body.ts). */
+const BIG_PART = 256 * 1024;
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 function client(model: Model, options: StreamOptions): OpenAI {
@@ -84,16 +88,19 @@ export async function* streamChatCompletions(model: Model, context: LlmContext, 
   let failure: unknown;
   try {
     if (signal.aborted) throw new Error(ABORT_MESSAGE);
-    const body = chatBodyText(model, context, chatBodyFields(model, context, options));
+    const { bodyParts, bigBytes } = requestBody(model, context, options);
+    // The client gets an empty placeholder body; httpFetch writes the parts (see http-fetch.ts).
     const stream = await client(model, options).post<AsyncIterable<ChatChunk>>("/chat/completions", {
-      body,
+      body: " ",
       headers: { "content-type": "application/json" },
       stream: true,
       signal,
-      fetchOptions: { pithErrors: capture } as object,
+      fetchOptions: { pithErrors: capture, bodyParts } as object,
     });
     const it = stream[Symbol.asyncIterator]();
     iterator = it;
+    // the body is sent: its text (big messages are not kept between requests) is garbage now
+    noteBigGarbage(bigBytes);
     for (;;) {
       watchdog.waiting();
       const step = await it.next();
@@ -113,6 +120,12 @@ export async function* streamChatCompletions(model: Model, context: LlmContext, 
   }
   if (iterator && (failure !== undefined || signal.aborted)) void iterator.return?.().catch((err: unknown) => void err);
   yield terminal(builder, options.signal, watchdog.reason, failure);
+}
+
+/** The body as a holder httpFetch empties (no frame of this generator keeps the text alive). */
+function requestBody(model: Model, context: LlmContext, options: StreamOptions): { bodyParts: BodyParts; bigBytes: number } {
+  const parts = chatBodyParts(model, context, chatBodyFields(model, context, options));
+  return { bodyParts: { parts }, bigBytes: parts.reduce((n, part) => (part.length >= BIG_PART ? n + part.length : n), 0) };
 }
 
 function* fold(builder: AssistantBuilder, parts: LanguageModelV3StreamPart[]): Generator<AssistantMessageEvent> {
