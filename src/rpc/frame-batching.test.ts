@@ -3,8 +3,8 @@
 // for frame, while the batching side makes fewer writes and every write ends on a whole frame.
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { fakeTool, scriptedStream, type Reply } from "../agent/test-support.js";
-import { testSession } from "../session/test-support.js";
+import { fakeTool, scriptedStream, type Reply } from "../../test/support/agent.js";
+import { testSession } from "../../test/support/session.js";
 import { FrameWriter, JsonlLineSplitter, type LazyFrame, type Transport } from "../transport/index.js";
 import { RpcServer } from "./server.js";
 

@@ -7,7 +7,7 @@ import type { Conversation } from "./conversation.js";
 import { userMessage, type MessageQueues } from "./queues.js";
 import type { SessionHistory } from "./session-history.js";
 import type { SessionModels } from "./session-models.js";
-import { contentText } from "./store/message-text.js";
+import { contentText } from "../store/message-text.js";
 import type { PromptHandle, PromptOptions } from "./types.js";
 
 /** How the front door's UI and error reporting reach extensions (RPC, print/json, ACP). */
@@ -34,6 +34,7 @@ export interface HostedSession {
   waitForIdle(): Promise<void>;
   systemPrompt(): string;
   activeTools(): Tool[];
+  isProjectTrusted(): boolean;
 }
 
 export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): ExtensionHost {
@@ -48,6 +49,7 @@ export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): 
     onShutdownRequested: opts.onShutdownRequested,
     getModel: () => s.conversation.model,
     getSystemPrompt: () => s.systemPrompt(),
+    isProjectTrusted: () => s.isProjectTrusted(),
     sendUserMessage: (content, o) => sendUserMessage(s, content, o, opts),
     sendMessage: (message, o) => sendMessage(s, message, o),
     appendEntry: (customType, data) => void log().append(data === undefined ? { type: "custom", customType } : { type: "custom", customType, data }),
