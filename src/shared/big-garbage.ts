@@ -10,7 +10,7 @@
 // from a fresh context; where that is refused, reports are ignored (V8 collects on its own).
 
 /** Garbage (UTF-16 units or bytes) that triggers a collection. */
-const GC_AFTER = 32 * 1024 * 1024;
+const GC_AFTER = 8 * 1024 * 1024;
 
 let reported = 0;
 let collector: (() => void) | null | undefined;

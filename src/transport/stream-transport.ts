@@ -20,7 +20,7 @@ export interface StreamTransportOptions {
   endOutputOnClose?: boolean;
 }
 
-/** A line this long leaves big garbage once parsed: its pieces, their concatenation and its text. */
+/** A line this long leaves big garbage once parsed: its text. */
 const BIG_LINE = 1024 * 1024;
 const TAKEN: LineItem = { line: "" };
 
@@ -36,12 +36,12 @@ function* handOver(items: LineItem[]): Generator<LineItem, number> {
   return big;
 }
 
-/** The lines; once the reader has parsed a big one, its pieces, their concatenation and its text are garbage. */
+/** The lines; once the reader has parsed a big one, its text is garbage. */
 async function* readLines(input: Readable, splitter: JsonlLineSplitter): AsyncGenerator<LineItem> {
   for await (const chunk of input) {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer);
     const big = yield* handOver(splitter.push(bytes));
-    if (big > 0) noteBigGarbage(3 * big);
+    if (big > 0) noteBigGarbage(big);
   }
   yield* handOver(splitter.end());
 }
