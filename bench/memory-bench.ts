@@ -4,7 +4,8 @@
 // - a 50 MiB host tool result (pith only: pi has no host tools): the host answers the
 //   `host_tool_call` with 50 MiB of text on one stdin line;
 // - a 50 MiB bash output (pith and pi): the model's `bash` call prints 50 MiB in 64-byte lines;
-// - a 6 MiB tool result under protocol v2 (pith only): an extension tool returns 6 MiB after
+// - a 6 MiB tool result under protocol v2 (pith only; and the same with 1 KiB, the fixed cost of a
+//   first prompt whatever the payload): an extension tool returns 6 MiB after
 //   `negotiate_protocol 2` (every line ≤ 1 MiB: rpc_chunk, agent_end by reference).
 // Each run checks that the payload (or the agent's truncated view of it) reached the model.
 import { writeFileSync } from "node:fs";
@@ -77,41 +78,52 @@ export const bashOutput50: Workload = {
     }),
 };
 
-const V2_EXTENSION = `
-const text = ${JSON.stringify(LINE)}.repeat(${(6 * MiB) / LINE.length}); // 6 MiB
+/** An extension tool that returns `bytes` of text (64-byte lines). */
+function bigToolExtension(bytes: number): string {
+  return `
+const text = ${JSON.stringify(LINE)}.repeat(${Math.max(1, Math.round(bytes / LINE.length))});
 export default function (pi) {
   pi.registerTool({
     name: "big",
     label: "big",
-    description: "Returns 6 MiB of text",
+    description: "Returns a lot of text",
     parameters: { type: "object", properties: {} },
     async execute() { return { content: [{ type: "text", text }], details: {} }; },
   });
 }
 `;
+}
 
-export const v2Result6: Workload = {
-  name: "6 MiB tool result, protocol v2",
-  only: "pith",
-  specs: specs("v2r6", "6 MiB tool result, protocol v2"),
-  run: (agent: Agent) => {
-    const cwd = tempCwd();
-    const ext = path.join(cwd, "big-tool.mjs");
-    writeFileSync(ext, V2_EXTENSION);
-    return withProc(
-      agent,
-      ["-e", ext],
-      async (p, llm) => {
-        await p.request({ type: "get_state" }, 20_000);
-        await p.request({ type: "negotiate_protocol", protocolVersion: 2 }, 20_000);
-        llm.enqueue({ toolCalls: [{ id: "call_big", name: "big", arguments: {} }] }, { text: "ok" });
-        return measure(p, "v2r6", 6, async () => {
-          await p.promptAndWait("big", 60_000);
-          const body = llm.requests.at(-1)?.bytes ?? 0;
-          if (body < 6 * MiB) throw new Error(`the 6 MiB result did not reach the model (last request ${body} bytes)`);
-        });
-      },
-      { cwd },
-    );
-  },
-};
+/** An extension tool's result of `bytes` after `negotiate_protocol 2`; `payloadMiB` is what the ratio divides by. */
+function v2Result(name: string, tag: string, bytes: number): Workload {
+  const payloadMiB = bytes / MiB;
+  return {
+    name,
+    only: "pith",
+    specs: specs(tag, name),
+    run: (agent: Agent) => {
+      const cwd = tempCwd();
+      const ext = path.join(cwd, "big-tool.mjs");
+      writeFileSync(ext, bigToolExtension(bytes));
+      return withProc(
+        agent,
+        ["-e", ext],
+        async (p, llm) => {
+          await p.request({ type: "get_state" }, 20_000);
+          await p.request({ type: "negotiate_protocol", protocolVersion: 2 }, 20_000);
+          llm.enqueue({ toolCalls: [{ id: "call_big", name: "big", arguments: {} }] }, { text: "ok" });
+          return measure(p, tag, payloadMiB, async () => {
+            await p.promptAndWait("big", 60_000);
+            const body = llm.requests.at(-1)?.bytes ?? 0;
+            if (body < bytes) throw new Error(`the tool result did not reach the model (last request ${body} bytes)`);
+          });
+        },
+        { cwd },
+      );
+    },
+  };
+}
+
+export const v2Result6 = v2Result("6 MiB tool result, protocol v2", "v2r6", 6 * MiB);
+/** The same run with a 1 KiB result: what a first prompt costs whatever the payload (code loaded on first use, heap growth). */
+export const v2Result1k = v2Result("1 KiB tool result, protocol v2", "v2r1k", 1024);

@@ -11,6 +11,7 @@ import {
   chunkFrames,
   type ProtocolVersion,
 } from "../transport/chunked-frames.js";
+import { noteBigGarbage } from "../shared/big-garbage.js";
 import type { FrameSink, RpcFrame } from "./event-frames.js";
 
 /** What the encoder writes to: the transport's frame writer. */
@@ -73,8 +74,11 @@ export class FrameEncoder implements FrameSink {
     if (event.type === "agent_start" || event.type === "agent_end") this.streamed = [];
   }
 
-  /** Version 2 lines of one frame: itself, else `agent_end` by reference, else `rpc_chunk` lines. */
-  private v2Lines(frame: Rec, streamed: readonly unknown[]): string[] {
+  /**
+   * Version 2 lines of one frame: itself, else `agent_end` by reference, else `rpc_chunk` lines,
+   * made one at a time as the stream takes them (the frame's JSON is big garbage once chunked).
+   */
+  private v2Lines(frame: Rec, streamed: readonly unknown[]): string[] | Generator<string> {
     let text = serializeFrame(frame);
     if (Buffer.byteLength(text, "utf8") <= MAX_FRAME_BYTES) return [text];
     const compacted = compactTerminalFrame(frame, streamed);
@@ -84,8 +88,13 @@ export class FrameEncoder implements FrameSink {
     }
     const json = text.slice(0, -1);
     if (Buffer.byteLength(json, "utf8") > MAX_REASSEMBLED_FRAME_BYTES) return [serializeFrame(overflowFrame(compacted))];
-    return [...chunkFrames(json, `rpc-${++this.chunkCounter}`)].map((chunk) => serializeFrame(chunk));
+    return chunkLines(json, `rpc-${++this.chunkCounter}`);
   }
+}
+
+function* chunkLines(json: string, id: string): Generator<string> {
+  for (const chunk of chunkFrames(json, id)) yield serializeFrame(chunk);
+  noteBigGarbage(json.length);
 }
 
 function sameMessage(a: unknown, b: unknown): boolean {
