@@ -13,7 +13,7 @@ import path from "node:path";
 import { tempCwd, type Agent } from "./lib/agents.js";
 import type { AgentProc } from "./lib/proc.js";
 import type { FigureSpec } from "./lib/table.js";
-import { withProc, type Workload } from "./workloads.js";
+import { bigToolExtension, withProc, type Workload } from "./workloads.js";
 
 const MiB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,22 +78,6 @@ export const bashOutput50: Workload = {
     }),
 };
 
-/** An extension tool that returns `bytes` of text (64-byte lines). */
-function bigToolExtension(bytes: number): string {
-  return `
-const text = ${JSON.stringify(LINE)}.repeat(${Math.max(1, Math.round(bytes / LINE.length))});
-export default function (pi) {
-  pi.registerTool({
-    name: "big",
-    label: "big",
-    description: "Returns a lot of text",
-    parameters: { type: "object", properties: {} },
-    async execute() { return { content: [{ type: "text", text }], details: {} }; },
-  });
-}
-`;
-}
-
 /** An extension tool's result of `bytes` after `negotiate_protocol 2`; `payloadMiB` is what the ratio divides by. */
 function v2Result(name: string, tag: string, bytes: number): Workload {
   const payloadMiB = bytes / MiB;
@@ -104,7 +88,7 @@ function v2Result(name: string, tag: string, bytes: number): Workload {
     run: (agent: Agent) => {
       const cwd = tempCwd();
       const ext = path.join(cwd, "big-tool.mjs");
-      writeFileSync(ext, bigToolExtension(bytes));
+      writeFileSync(ext, bigToolExtension(`${JSON.stringify(LINE)}.repeat(${Math.max(1, Math.round(bytes / LINE.length))})`, "Returns a lot of text"));
       return withProc(
         agent,
         ["-e", ext],

@@ -166,18 +166,23 @@ export function toolTurnsWorkload(turns: number, sessions: boolean): Workload {
 export const toolTurns200 = toolTurnsWorkload(200, false);
 export const toolTurns2000 = toolTurnsWorkload(2000, true);
 
-const BIG_EXTENSION = `
-const text = "0123456789abcdef".repeat(131072); // 2 MiB
+/** An extension (same file for every agent) whose tool `big` returns the text `textExpr` evaluates to. */
+export function bigToolExtension(textExpr: string, description: string): string {
+  return `
+const text = ${textExpr};
 export default function (pi) {
   pi.registerTool({
     name: "big",
     label: "big",
-    description: "Returns 2 MiB of text",
+    description: ${JSON.stringify(description)},
     parameters: { type: "object", properties: {} },
     async execute() { return { content: [{ type: "text", text }], details: {} }; },
   });
 }
 `;
+}
+
+const BIG_EXTENSION = bigToolExtension(`"0123456789abcdef".repeat(131072)`, "Returns 2 MiB of text");
 
 function bigResultWorkload(label: string, protocolVersion: 1 | 2, only?: Agent["name"]): Workload {
   const k = (s: string) => `${label}:${s}`;
