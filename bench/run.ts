@@ -19,6 +19,7 @@ import { removeTemps } from "./lib/temp.js";
 import { switchSession } from "./switch-workload.js";
 import { bigResult, bigResultV2, startup, streamDefault, streamDeltaOnly, toolTurns200, toolTurns2000, type Workload } from "./workloads.js";
 import { idleSessionsBench, listSessionsBench, twoStreamsBench } from "./multi-session-bench.js";
+import { bashOutput50, hostResult50, v2Result1k, v2Result6 } from "./memory-bench.js";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -33,6 +34,10 @@ const plan: Array<[Workload, number]> = [
   [switchSession, 3],
   [bigResult, 3],
   [bigResultV2, 3],
+  [hostResult50, 3],
+  [bashOutput50, 3],
+  [v2Result6, 3],
+  [v2Result1k, 3],
   [toolTurns2000, 1],
   // deterministic: the same script gives the same bill every time
   [costSession, 1],
