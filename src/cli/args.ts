@@ -24,6 +24,8 @@ export interface ParsedArgs {
   session?: string;
   continue: boolean;
   sessionDir?: string;
+  /** `--session-store <url>`: where sessions live (a postgres:// URL, or "jsonl" for session files). */
+  sessionStore?: string;
   cwd?: string;
   tools?: string[];
   noTools: boolean;
@@ -90,6 +92,7 @@ const FLAGS: Record<string, Flag> = {
   "--session": (a, take) => (a.session = take()),
   "--continue": (a) => (a.continue = true),
   "--session-dir": (a, take) => (a.sessionDir = take()),
+  "--session-store": (a, take) => (a.sessionStore = take()),
   "--cwd": (a, take) => (a.cwd = take()),
   "--tools": (a, take) => (a.tools = list(take())),
   "--output-schema": (a, take) => (a.outputSchema = take()),
@@ -236,6 +239,7 @@ Session:
   --session <path|id>                open a session file (path, or id in the session dir)
   -c, --continue                     continue the most recent session for this directory
   --session-dir <dir>                where session files live
+  --session-store <url>              keep sessions in PostgreSQL (postgres://...; "jsonl": session files)
   --cwd <dir>                        working directory (default: current directory)
 
 Tools, extensions, prompt:
@@ -267,6 +271,7 @@ Environment:
                                      sessions/, extensions/; project settings: .pith/settings.json
   ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY,
   XAI_API_KEY, MISTRAL_API_KEY, ...  provider API keys
+  PITH_SESSION_STORE                 like --session-store (the flag wins; then this; then setting sessionStore)
   PITH_CACHE_RETENTION               prompt caching: none | short (default, ~5 min) | long (~1 h);
                                      wins over the cacheRetention setting
   PITH_RPC_EMIT_TITLE, PI_RPC_EMIT_TITLE

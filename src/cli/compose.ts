@@ -8,11 +8,8 @@ import { createStreamFn } from "../providers/stream.js";
 import {
   AgentSession,
   buildSystemPrompt,
-  createJsonlStorage,
   discoverContextFiles,
   resolvePromptArg,
-  resolveSessionArg,
-  sessionDirFor,
   type McpWiring,
   type SessionLog,
   type SessionSettings,
@@ -46,6 +43,7 @@ import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
 import { applyPythonMode, referenceToolsOptions } from "./tool-settings.js";
 import { createVisionPort } from "./vision.js";
+import { sessionStorageFor, storeSecretEnv } from "./session-store.js";
 
 export interface Environment {
   env: Record<string, string | undefined>;
@@ -105,9 +103,9 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
   if (args.noRules) sessionSettings.ttsr.enabled = false;
   if (args.fileCheckpoints && sessionSettings.fileCheckpoints) sessionSettings.fileCheckpoints.enabled = true;
   sessionSettings.cacheRetention = resolveCacheRetention(settings.cacheRetention, e.env);
-  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
-  const storage = createJsonlStorage();
-  const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));
+  const storage = await sessionStorageFor(args, settings, e);
+  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : storage.dirFor(pithHome, cwd);
+  const file = openSessionFile(storage, args, sessionDir, cwd, pithHome);
   for (const w of file.warnings) e.log(w);
   const model = pickModel(args, settings, registry);
   const shared: Shared = {
@@ -124,7 +122,8 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     tempDir,
     rgPath: findOnPath("rg", e.env.PATH),
     // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
-    childEnv: await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env }),
+    // ... nor the session database's URL or password.
+    childEnv: await childEnvironment(e.env, { secrets: [...registry.credentialEnvNames(), ...storeSecretEnv(storage)], ...settings.tools.env }),
   };
   const session = await buildSession(shared, { cwd, file, sessionDir, model });
   return { session, registry, pithHome, createSession: (params, current) => createAnotherSession(shared, cwd, params, current) };
@@ -294,12 +293,12 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
     if (!model) throw new PithError("not_found", `Model not found: ${p.provider}/${p.modelId}`);
   }
   const noSession = p.noSession ?? sh.args.noSession ?? false;
-  const sessionDir = noSession ? undefined : sh.args.sessionDir ? path.resolve(processCwd, sh.args.sessionDir) : sessionDirFor(sh.pithHome, cwd);
+  const sessionDir = noSession ? undefined : sh.args.sessionDir ? path.resolve(processCwd, sh.args.sessionDir) : sh.storage.dirFor(sh.pithHome, cwd);
   let file: SessionLog;
   if (p.sessionPath !== undefined) {
     if (noSession) throw new PithError("invalid_request", "create_session: sessionPath and noSession exclude each other");
-    const abs = path.resolve(cwd, p.sessionPath);
-    file = sh.storage.exists(abs) ? sh.storage.open(abs, { cwd }) : sh.storage.createAt(abs, { cwd });
+    const ref = sh.storage.resolve(p.sessionPath, cwd);
+    file = sh.storage.exists(ref) ? sh.storage.open(ref, { cwd }) : sh.storage.createAt(ref, { cwd });
   } else {
     file = sh.storage.create({ dir: sessionDir, cwd });
   }
@@ -330,11 +329,11 @@ export function probeModel(args: ParsedArgs, settings: Settings, e: Environment)
 }
 
 /** The session file the process starts with (engine.md §1.8): --session, --continue, or a new one. */
-function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, sessionsRoot: string): SessionLog {
+function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, pithHome: string): SessionLog {
   if (!sessionDir) return storage.create({ dir: undefined, cwd });
   if (args.session) {
     // a path-like argument resolves against the working directory even when it does not exist
-    const file = resolveSessionArg(args.session, sessionDir, cwd, args.sessionDir ? undefined : sessionsRoot);
+    const file = storage.find(args.session, { dir: sessionDir, cwd, pithHome: args.sessionDir ? undefined : pithHome });
     // engine.md §1.5: a session file that does not exist yet is created at that exact path
     if (!storage.exists(file)) return storage.createAt(file, { cwd });
     return storage.open(file, { cwd });

@@ -59,6 +59,8 @@ export interface Settings {
   mcpServers: McpServerSettings;
   /** Prompt caching: "none", "short" (default, ~5 minutes) or "long" (~1 hour); PITH_CACHE_RETENTION wins. */
   cacheRetention?: CacheRetention;
+  /** Where sessions live: a postgres:// URL, or "jsonl" (session files, the default). Global settings only. */
+  sessionStore?: string;
   /** `read` prefixes each line with its number (xcsh's key); default off, like pi and xcsh. */
   readLineNumbers?: boolean;
   /** The reference's tool switches (engine §3.2, issue 24). */
@@ -215,6 +217,7 @@ const SPEC: Spec = {
   ...MCP_SPEC,
   cacheRetention: oneOf("none", "short", "long"),
   readLineNumbers: bool,
+  sessionStore: str,
 };
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
@@ -299,6 +302,11 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
   for (const [level, file] of [["global", options.globalPath], ["project", options.projectPath]] as const) {
     if (!file || !existsSync(file)) continue;
     const { rest, servers } = takeMcpServers(validateSettings(readSettingsFile(file), file, options.warn), level, file, options.warn);
+    if (level === "project" && "sessionStore" in rest) {
+      // a project must not send its sessions (or anyone's) to a database of its choosing
+      delete rest.sessionStore;
+      options.warn(`Ignored setting sessionStore in ${file}: only the global settings, --session-store and PITH_SESSION_STORE choose where sessions live`);
+    }
     const permissions = mergePermissionLists(settings.permissions, rest.permissions as Partial<PermissionsSetting> | undefined);
     settings = { ...mergeSettings(settings, rest), permissions };
     if (servers !== undefined) settings = { ...settings, mcpServers: { ...settings.mcpServers, [level]: servers } };
