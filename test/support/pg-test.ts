@@ -1,5 +1,6 @@
 // What a test file that needs PostgreSQL uses: the run's shared cluster and a database of its own,
 // or the reason there is none (the file's database tests skip with it).
+import pg from "pg";
 import { beforeAll, inject } from "vitest";
 import { sharedCluster, type PgCluster } from "./pg-cluster.js";
 
@@ -11,6 +12,10 @@ export interface PgForTests {
   skip: string | undefined;
   /** Another fresh database of the same cluster. */
   freshDatabase(): Promise<string>;
+  /** Runs one query as the `pith` role on the database of `url` (default: the file's). */
+  query<T = Record<string, unknown>>(sql: string, values?: unknown[], url?: string): Promise<T[]>;
+  /** The same as the superuser `postgres` (roles, ending other connections). */
+  admin<T = Record<string, unknown>>(sql: string, values?: unknown[], url?: string): Promise<T[]>;
 }
 
 /** Registers a beforeAll that starts (or joins) the cluster and creates this file's database. */
@@ -40,5 +45,19 @@ export function usePostgres(): PgForTests {
       if (!state.cluster) throw new Error(state.skip ?? "the PostgreSQL cluster is not started yet");
       return state.cluster.createDatabase();
     },
+    query: <T>(sql: string, values: unknown[] = [], url = state.url) => run<T>("pith", sql, values, url),
+    admin: <T>(sql: string, values: unknown[] = [], url = state.url) => run<T>("postgres", sql, values, url),
   };
+
+  async function run<T>(user: string, sql: string, values: unknown[], url: string): Promise<T[]> {
+    const cluster = state.cluster as PgCluster;
+    const database = decodeURIComponent(new URL(url.replace("@/", "@localhost/")).pathname.slice(1));
+    const c = new pg.Client({ host: cluster.socketDir, user, password: cluster.password, database });
+    await c.connect();
+    try {
+      return (await c.query(sql, values)).rows as T[];
+    } finally {
+      await c.end();
+    }
+  }
 }

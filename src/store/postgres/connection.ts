@@ -43,12 +43,13 @@ export class Connection {
   ) {}
 
   /**
-   * Runs `fn` on a live connection. When the connection fails under it, a new one is made (with
-   * backoff) and `fn` runs again, until `deadline` (epoch ms): `fn` must be safe to repeat.
+   * Runs `fn` on a live connection before `deadline` (epoch ms). Without one, connecting is tried
+   * (with backoff) for the reconnect window; when the connection fails under `fn`, a new one is
+   * made the same way and `fn` runs again: `fn` must be safe to repeat.
    */
   async run<T>(fn: (c: pg.Client, timeoutMs: number) => Promise<T>, deadline: number): Promise<T> {
     for (;;) {
-      const client = await this.ready(deadline);
+      const client = await this.ready(Math.min(deadline, Date.now() + this.reconnectMs));
       try {
         return await fn(client, Math.max(1, deadline - Date.now()));
       } catch (err) {

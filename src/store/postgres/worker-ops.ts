@@ -96,10 +96,11 @@ export const OPS: Record<string, Op> = {
 
   /** One entry, committed with the session's summary in one statement. */
   async append(db, deadline, _holder, a: AppendArgs): Promise<void> {
-    const lost = db.lost.get(a.sessionId);
-    if (lost) throw new PithError("busy", `Session ${a.sessionId} is no longer open for writing here: ${lost}; reopen it`);
     const r = a.row;
     await db.run(async (c, t) => {
+      // known only once connected again: the reconnect is what finds the lock taken
+      const lost = db.lost.get(a.sessionId);
+      if (lost) throw new PithError("busy", `Session ${a.sessionId} is no longer open for writing here: ${lost}; reopen it`);
       const res = await q(
         c,
         t,
