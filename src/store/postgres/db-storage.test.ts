@@ -90,7 +90,7 @@ describe("sessions in PostgreSQL", () => {
 
   it("lists by SQL: newest first, pages by cursor, matches the name and first message, all groups", async (ctx) => {
     if (pgdb.skip) return ctx.skip(pgdb.skip);
-    const made = [];
+    const made: ReturnType<typeof session>[] = [];
     for (let i = 0; i < 7; i++) {
       const log = session(a, i < 5 ? "/list/one" : "/list/two", 1, i === 3 ? "Refactor the PARSER" : `task ${i}`);
       log.close();

@@ -14,11 +14,16 @@ import { DbBridge } from "./bridge.js";
 import { DbSessionLog, REF_PREFIX, refOf, type DbContext } from "./db-log.js";
 import type { DeleteAnswer, SummaryRow } from "./protocol.js";
 import { driverEnv, parseStoreUrl } from "./store-url.js";
+import { exportSessions, importSessionFile, type ExportResult, type ImportResult } from "./transfer.js";
 
 /** A session id as pith and pi write them (snowflakes, UUIDs): what `pg:<id>` may name. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 export interface DatabaseStorage extends SessionStorage {
+  /** `pith sessions import`: one JSONL session file into group `dir` (default: its header's cwd). */
+  importFile(file: string, dir?: string): ImportResult;
+  /** `pith sessions export`: every session into `<dir>/<cwd-slug>/<time>_<id>.jsonl`. */
+  exportTo(dir: string, each: (r: ExportResult) => void): void;
   /** Ends the connection; every writer lock of this process is released with it. */
   close(): void;
 }
@@ -125,6 +130,8 @@ function databaseStorage(ctx: DbContext): DatabaseStorage {
       throw new PithError("busy", `Session is open in another pith process (${who}): ${target}`);
     },
     readTail: (ref, fromByte) => readTail(bridge, idOf(ref), fromByte),
+    importFile: (file, dir) => importSessionFile(bridge, file, dir),
+    exportTo: (dir, each) => exportSessions(bridge, dir, each),
     close: () => bridge.close(),
   };
 }

@@ -2,3 +2,4 @@
 // configured; the driver itself runs in a worker thread (worker.ts, bundled as pg-worker.js).
 export { createPostgresStorage, type DatabaseStorage } from "./db-storage.js";
 export { isDatabaseUrl } from "./store-url.js";
+export { sessionFilesUnder, type ImportResult, type ExportResult } from "./transfer.js";

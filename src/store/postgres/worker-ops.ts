@@ -72,8 +72,8 @@ export const OPS: Record<string, Op> = {
     if (held) await db.run((c, t) => q(c, t, lockSql.release, [id]), deadline);
   },
 
-  /** A new session with its first entries, in one transaction. */
-  async create(db, deadline, _holder, s: NewSessionRow, rows: EntryRow[], bytes: number): Promise<void> {
+  /** A new session with its first entries, in one transaction (`modifiedMs`: an import's file time). */
+  async create(db, deadline, _holder, s: NewSessionRow, rows: EntryRow[], bytes: number, modifiedMs: number | null = null): Promise<void> {
     await db.run(
       (c, t) =>
         inTransaction(c, t, async () => {
@@ -81,8 +81,8 @@ export const OPS: Record<string, Op> = {
             c,
             t,
             `INSERT INTO pith_sessions (id, dir, cwd, header, created_at, modified_ms, name, first_message, message_count, entry_count, bytes, parent_session)
-             VALUES ($1, $2, $3, $4, $5, ${NOW_MS}, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
-            [s.id, s.dir, s.cwd, s.header, s.createdAt, s.name, s.firstMessage, s.messageCount, rows.length, bytes, s.parentSession],
+             VALUES ($1, $2, $3, $4, $5, COALESCE($12::bigint, ${NOW_MS}), $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
+            [s.id, s.dir, s.cwd, s.header, s.createdAt, s.name, s.firstMessage, s.messageCount, rows.length, bytes, s.parentSession, modifiedMs],
           );
           if (made.rowCount === 1) return insertEntries(c, t, s.id, rows);
           // a retry of a creation that committed before its answer was lost finds itself
@@ -224,13 +224,14 @@ export const OPS: Record<string, Op> = {
     );
   },
 
-  /** Every line of a session (export), header first. */
-  async dump(db, deadline, _holder, id: string): Promise<{ header: string; lines: string[] } | undefined> {
+  /** Every line of a session (export), header first, with its group and last change. */
+  async dump(db, deadline, _holder, id: string): Promise<{ header: string; dir: string; modifiedMs: number; lines: string[] } | undefined> {
     return db.run(async (c, t) => {
-      const s = await q(c, t, "SELECT header FROM pith_sessions WHERE id = $1", [id]);
-      if (s.rows.length === 0) return undefined;
+      const s = await q(c, t, `SELECT header, dir, modified_ms::float8 AS "modifiedMs" FROM pith_sessions WHERE id = $1`, [id]);
+      const head = s.rows[0] as { header: string; dir: string; modifiedMs: number } | undefined;
+      if (!head) return undefined;
       const res = await q(c, t, "SELECT line FROM pith_entries WHERE session_id = $1 ORDER BY seq", [id]);
-      return { header: s.rows[0].header as string, lines: (res.rows as { line: string }[]).map((r) => r.line) };
+      return { ...head, lines: (res.rows as { line: string }[]).map((r) => r.line) };
     }, deadline);
   },
 
