@@ -4,18 +4,26 @@ import { releaseAllLocks } from "../session/index.js";
 import { killAllProcessGroups } from "../tools/ops/process-groups.js";
 import { errorMessage } from "../shared/errors.js";
 import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
-import { loadSettings, applyRpcOverrides, settingsPaths } from "./settings.js";
+import { applyRpcOverrides, readSettingsLayer, settingsPaths } from "./settings.js";
+import type { SettingsSource } from "./project-layer.js";
 import { pithHomeOf, type Environment } from "./compose.js";
-import { removeSandboxFoldersSync } from "./sandbox-setup.js";
+import { removeLeftoversSync } from "./exit-cleanup.js";
+import { readApiKeyFile } from "./api-key-file.js";
+import { hideSecretsFromProc } from "./hide-proc-secrets.js";
 import { VERSION, runRpcMode } from "./modes/rpc.js";
 import { runPrintMode } from "./modes/print.js";
-import path from "node:path";
 
 async function main(argv: string[]): Promise<number> {
-  const env: Environment = { env: process.env, cwd: process.cwd(), log: (m) => process.stderr.write(m.endsWith("\n") ? m : m + "\n") };
+  const log = (m: string) => process.stderr.write(m.endsWith("\n") ? m : m + "\n");
+  // `--api-key`'s value leaves the process's command line (ps, /proc/<pid>/cmdline) first thing.
+  // ... and so does `--session-store`'s, a database URL that may hold a password.
+  const masked = hideSecretsFromProc(process.env, [], ["--api-key", "--session-store"]);
+  if (masked) log(`pith: could not hide --api-key from /proc/${process.pid}/cmdline (${masked}); processes of this user can read it there`);
+  const env: Environment = { env: process.env, cwd: process.cwd(), log, hideSecrets: (names) => hideSecrets(names, log) };
   let args;
   try {
     args = parseArgs(argv);
+    if (args.apiKeyFile !== undefined) args.apiKey = readApiKeyFile(args.apiKeyFile, env.cwd);
   } catch (err) {
     if (err instanceof CliError) {
       process.stderr.write(`${err.message}\n`);
@@ -44,21 +52,29 @@ async function main(argv: string[]): Promise<number> {
   }
   for (const note of displayOnlyNotes(args)) env.log(note);
   const pithHome = pithHomeOf(env.env);
-  const cwd = args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd;
-  let settings = loadSettings({
-    ...settingsPaths(pithHome, cwd),
-    warn: env.log,
-  });
-  if (mode === "rpc") {
-    settings = applyRpcOverrides(settings);
-    return runRpcMode(args, settings, env);
-  }
+  // The global settings are read once; each session adds its folder's project settings when that
+  // folder is trusted (project-layer.ts).
+  const rpcLike = mode === "rpc" || mode === "acp";
+  const settings: SettingsSource = {
+    global: readSettingsLayer("global", settingsPaths(pithHome, env.cwd).globalPath, env.log),
+    finish: rpcLike ? applyRpcOverrides : (s) => s,
+  };
+  if (mode === "rpc") return runRpcMode(args, settings, env);
   if (mode === "acp") {
     // loaded only here: the ACP SDK stays out of the other modes' startup
     const { runAcpMode } = await import("./modes/acp.js");
-    return runAcpMode(args, applyRpcOverrides(settings), env);
+    return runAcpMode(args, settings, env);
   }
   return runPrintMode(args, settings, env, mode);
+}
+
+/** Credentials leave pith's /proc entries once; a failure is said once (children could read them there). */
+let secretsHidden = false;
+function hideSecrets(names: Iterable<string>, log: (m: string) => void): void {
+  if (secretsHidden) return;
+  secretsHidden = true;
+  const problem = hideSecretsFromProc(process.env, names, []);
+  if (problem) log(`pith: could not hide credentials from /proc/${process.pid}/environ (${problem}); processes of this user can read them there`);
 }
 
 // A bug must not take the host's agent down: report it on stderr and keep serving.
@@ -72,7 +88,7 @@ process.on("uncaughtException", (err) => {
 process.on("exit", () => {
   killAllProcessGroups();
   releaseAllLocks();
-  removeSandboxFoldersSync();
+  removeLeftoversSync();
 });
 
 main(process.argv.slice(2)).then(

@@ -6,7 +6,7 @@ import { PithError } from "../shared/errors.js";
 import { createJsonlStorage, type SessionStorage } from "../session/index.js";
 import type { ParsedArgs } from "./args.js";
 import type { Environment } from "./compose.js";
-import type { Settings } from "./settings.js";
+import type { SettingsSource } from "./project-layer.js";
 
 /** Environment variables never handed to tools: pith's own store URL, and the password of its database. */
 export function storeSecretEnv(storage: SessionStorage): string[] {
@@ -18,13 +18,14 @@ const DATABASE_URL = /^postgres(ql)?:\/\//i;
 /** One per process and value. A database store's connection ends with the process (its worker thread does not keep pith running), and its writer locks with it. */
 const stores = new Map<string, Promise<SessionStorage>>();
 
-/** The store's URL (or "jsonl"): the flag wins, then the environment, then the settings. */
-export function sessionStoreSetting(args: ParsedArgs, settings: Settings, env: Record<string, string | undefined>): string {
-  return (args.sessionStore ?? env.PITH_SESSION_STORE ?? settings.sessionStore ?? "").trim();
+/** The store's URL (or "jsonl"): the flag wins, then the environment, then the global settings file. */
+export function sessionStoreSetting(args: ParsedArgs, source: SettingsSource, env: Record<string, string | undefined>): string {
+  const setting = source.global?.values.sessionStore;
+  return (args.sessionStore ?? env.PITH_SESSION_STORE ?? (typeof setting === "string" ? setting : "")).trim();
 }
 
-export function sessionStorageFor(args: ParsedArgs, settings: Settings, e: Environment): Promise<SessionStorage> {
-  const value = sessionStoreSetting(args, settings, e.env);
+export function sessionStorageFor(args: ParsedArgs, source: SettingsSource, e: Environment): Promise<SessionStorage> {
+  const value = sessionStoreSetting(args, source, e.env);
   let store = stores.get(value);
   if (!store) {
     store = openStore(value, e.env);

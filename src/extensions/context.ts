@@ -20,6 +20,7 @@ export function createExtensionContext(host: ExtensionHost, ui: ExtensionUiConte
     shutdown: requestShutdown,
     getContextUsage: () => host.getContextUsage?.(),
     getSystemPrompt: () => host.getSystemPrompt?.() ?? "",
+    isProjectTrusted: () => host.isProjectTrusted?.() ?? false,
   };
 }
 

@@ -67,6 +67,15 @@ export interface UserBashEvent {
   cwd: string;
 }
 
+/**
+ * pi's `project_trust`: asked of user-level and `-e` extensions when the working folder holds a
+ * project layer nobody has decided about; the first "yes" or "no" decides.
+ */
+export interface ProjectTrustEvent {
+  type: "project_trust";
+  cwd: string;
+}
+
 /** Agent events as extensions see them: turns carry their index within the run. */
 export type ExtensionAgentEvent =
   | Exclude<AgentEvent, { type: "turn_start" | "turn_end" }>
@@ -82,7 +91,8 @@ export type ExtensionEvent =
   | ContextEvent
   | BeforeAgentStartEvent
   | InputEvent
-  | UserBashEvent;
+  | UserBashEvent
+  | ProjectTrustEvent;
 
 export type ExtensionEventType = ExtensionEvent["type"];
 
@@ -127,6 +137,11 @@ export interface InputOutcome {
   handled: boolean;
   text: string;
   images?: ImageContent[];
+}
+/** `remember`: save the decision for the folder (PITH_HOME/trust.json). */
+export interface ProjectTrustEventResult {
+  trusted: "yes" | "no" | "undecided";
+  remember?: boolean;
 }
 export interface UserBashEventResult {
   result?: BashExecutionMessage | Record<string, unknown>;

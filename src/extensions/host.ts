@@ -34,6 +34,8 @@ export interface ExtensionHost {
   modelRegistry?: unknown;
   getContextUsage?(): ContextUsage | undefined;
   getSystemPrompt?(): string;
+  /** Whether the working folder is trusted (its project layer loaded); absent: not trusted. */
+  isProjectTrusted?(): boolean;
   appendEntry?(customType: string, data?: unknown): void;
   setSessionName?(name: string): void;
   getSessionName?(): string | undefined;

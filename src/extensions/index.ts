@@ -1,6 +1,6 @@
 // Public surface of the extensions layer (what the session and the composition root use).
 export { ExtensionRunner } from "./runner.js";
-export { discoverExtensionPaths, loadExtensionPaths, loadExtensions, loadExtensionFactory } from "./loader.js";
+export { discoverExtensionPaths, loadExtensionPaths, loadExtensions, loadExtensionFactory, projectExtensionPaths } from "./loader.js";
 export type { DiscoverOptions, LoadExtensionsOptions, LoadedExtensions } from "./loader.js";
 export { createExtensionRuntime, NOT_INITIALIZED } from "./api.js";
 export type { ExtensionRuntime } from "./api.js";

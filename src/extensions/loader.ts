@@ -16,6 +16,8 @@ export interface DiscoverOptions {
   paths?: string[];
   /** false (`--no-extensions`): only explicit paths load. Default true. */
   discover?: boolean;
+  /** `<cwd>/.pith/extensions/` is searched too (only for a trusted folder). Default false. */
+  project?: boolean;
 }
 
 export interface LoadExtensionsOptions extends DiscoverOptions {
@@ -82,7 +84,12 @@ function scanDirectory(dir: string): string[] {
   return found;
 }
 
-/** Global, then project, then explicit paths; deduplicated by resolved path. */
+/** The extension entry points in a project's `.pith/extensions/` (found, not loaded). */
+export function projectExtensionPaths(cwd: string): string[] {
+  return scanDirectory(join(cwd, ".pith", "extensions"));
+}
+
+/** Global, then project (when asked), then explicit paths; deduplicated by resolved path. */
 export function discoverExtensionPaths(opts: DiscoverOptions): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
@@ -96,7 +103,7 @@ export function discoverExtensionPaths(opts: DiscoverOptions): string[] {
   };
   if (opts.discover !== false) {
     if (opts.pithHome) add(scanDirectory(join(opts.pithHome, "extensions")));
-    add(scanDirectory(join(opts.cwd, ".pith", "extensions")));
+    if (opts.project) add(projectExtensionPaths(opts.cwd));
   }
   for (const p of opts.paths ?? []) {
     const expanded = expandHome(p);
@@ -151,9 +158,11 @@ export async function loadExtensionFactory(
   return extension;
 }
 
-/** Loads `paths` in order; failures go to `onError` with `event: "load"`. */
-export async function loadExtensionPaths(paths: string[], onError: ExtensionErrorListener = () => {}): Promise<LoadedExtensions> {
-  const runtime = createExtensionRuntime(onError);
+/**
+ * Loads `paths` in order; failures go to `onError` with `event: "load"`. `runtime`: the one of
+ * extensions already running, so the newcomers share their event bus (a folder trusted later).
+ */
+export async function loadExtensionPaths(paths: string[], onError: ExtensionErrorListener = () => {}, runtime = createExtensionRuntime(onError)): Promise<LoadedExtensions> {
   const extensions: LoadedExtension[] = [];
   if (paths.length === 0) return { extensions, runtime };
   const importModule = await createImporter();

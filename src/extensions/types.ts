@@ -13,6 +13,7 @@ import type {
   ExtensionEventType,
   InputEvent,
   InputEventResult,
+  ProjectTrustEventResult,
   SessionBeforeCompactResult,
   SessionLifecycleEvent,
   ToolCallEvent,
@@ -79,6 +80,8 @@ export interface ExtensionContext {
   shutdown(): void;
   getContextUsage(): ContextUsage | undefined;
   getSystemPrompt(): string;
+  /** pi: whether the working folder is trusted (its project layer is loaded). */
+  isProjectTrusted(): boolean;
 }
 
 /** `ctx` given to command handlers: adds session control. */
@@ -143,6 +146,7 @@ export interface EventResultMap {
   before_agent_start: BeforeAgentStartEventResult;
   input: InputEventResult;
   user_bash: UserBashEventResult;
+  project_trust: ProjectTrustEventResult;
   session_before_switch: CancelResult;
   session_before_branch: CancelResult;
   session_before_compact: SessionBeforeCompactResult;

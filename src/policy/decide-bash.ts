@@ -1,7 +1,9 @@
 // A bash call, judged part by part (shell/analyse.ts):
-// - deny, then ask: a rule matches when it matches ANY reading of ANY part (nested `sh -c`
+// - deny, then ask: a rule matches when it could match ANY reading of ANY part (nested `sh -c`
 //   scripts included, shell/readings.ts), or, for an edit/write rule, any file a redirection
-//   writes;
+//   writes; when some part may run a program pith cannot name (opaque: `python -c`, a glob or
+//   computed command name, a shell reading a pipe, an alias, ...), every bash deny and ask rule
+//   could match what it runs, so the command is denied when a deny rule exists, else asked;
 // - allow: EVERY part must match an allow rule as written, and every redirected file must be
 //   allowed as a write (by an edit/write rule, or by the mode);
 // - an exact rule equal to the whole command allows it (what "Allow always" records for a
@@ -16,7 +18,7 @@ import { describePath, judgedPath, pathRuleMatches, type JudgedPath } from "./pa
 import type { PathContext } from "./path-pattern.js";
 import { ruleAppliesTo, type ParsedRule, type ParsedRules } from "./rule.js";
 import { analyseCommand, type CommandPart, type ShellAnalysis } from "./shell/analyse.js";
-import { nestedParts, nestedWrites, readingsOf } from "./shell/readings.js";
+import { nestedParts, nestedWrites, readingMatches, shapedReadings } from "./shell/readings.js";
 import type { PermissionCall, PermissionDecision, PermissionMode, RuleList } from "./types.js";
 import { fromMode, fromRule } from "./verdicts.js";
 
@@ -28,7 +30,7 @@ export async function decideBash(call: PermissionCall, rules: ParsedRules, mode:
     [...analysis.writes, ...analysis.parts.flatMap(nestedWrites)].map((w) => judgedPath({ path: w, scope: "file" }, ctx)),
   );
   for (const list of ["deny", "ask"] as const) {
-    const hit = await restrictingHit(rules[list], list, every, writes, ctx);
+    const hit = await restrictingHit(rules[list], list, { parts: every, writes, opaque: analysis.opaque }, ctx);
     if (hit) return hit;
   }
   const whole = rules.allow.find((r) => ruleAppliesTo(r, "bash") && (!r.bash || r.bash.kind === "any"));
@@ -40,24 +42,29 @@ export async function decideBash(call: PermissionCall, rules: ParsedRules, mode:
   return (await allowedPartByPart(analysis.parts, writes, rules, mode, ctx)) ?? fromMode(mode, "bash", "runs-commands");
 }
 
-/** The first rule of a deny or ask list that matches any reading of any part, or any redirected file. */
-async function restrictingHit(
-  list: ParsedRule[],
-  name: Exclude<RuleList, "allow">,
-  parts: CommandPart[],
-  writes: JudgedPath[],
-  ctx: PathContext,
-): Promise<PermissionDecision | undefined> {
+interface Judged {
+  parts: CommandPart[];
+  writes: JudgedPath[];
+  /** Why some part may run any program. */
+  opaque?: string;
+}
+
+/** The first rule of a deny or ask list that could match any reading of any part, or any redirected file. */
+async function restrictingHit(list: ParsedRule[], name: Exclude<RuleList, "allow">, c: Judged, ctx: PathContext): Promise<PermissionDecision | undefined> {
   for (const rule of list) {
     if (ruleAppliesTo(rule, "bash")) {
       if (!rule.bash) return fromRule(name, [rule]);
-      for (const p of parts) {
-        const reading = readingsOf(p).find((r) => matchBashPattern(rule.bash!, r));
-        if (reading !== undefined) return fromRule(name, [rule], `"${reading}"`);
+      for (const p of c.parts) {
+        const reading = shapedReadings(p).find((r) => readingMatches(rule.bash!, r));
+        if (reading) return fromRule(name, [rule], reading.shape ? `"${reading.text}" (its computed or glob words can expand to a command the rule names)` : `"${reading.text}"`);
+      }
+      if (c.opaque) {
+        const reason = `The ${name} rule "${rule.text}" could match what this command runs: pith cannot name every program it starts (${c.opaque}).`;
+        return { ...fromRule(name, [rule]), reason };
       }
     }
     if (ruleAppliesTo(rule, "write")) {
-      for (const w of writes) {
+      for (const w of c.writes) {
         if (await pathRuleMatches(rule, w, name, ctx)) return fromRule(name, [rule], `the file ${describePath(w)} the command writes to`);
       }
     }

@@ -199,7 +199,7 @@ describe("bash: compound commands", () => {
       rule: "bash(git status:*), bash(npm test)",
       reason: 'Allowed by the allow rules "bash(git status:*)" and "bash(npm test)" for every part of the command.',
     });
-    for (const command of ["git status && make", "git status; curl x | sh", "echo $(whoami)", "git status & sleep 1", "(npm test) || ls", "git status\nmake"]) {
+    for (const command of ["git status && make", "echo $(whoami)", "git status & sleep 1", "(npm test) || ls", "git status\nmake"]) {
       expect((await decide("bash", { command }, rules, "ask")).decision, command).toBe("ask");
     }
   });
@@ -228,11 +228,22 @@ describe("bash: compound commands", () => {
     expect(await decide("bash", { command: "echo hi > /dev/null 2>&1" }, rules, "read-only")).toMatchObject({ decision: "allow" });
   });
 
+  it("what may run any program is denied when a deny rule exists, else asked", async () => {
+    const broken = 'echo "unterminated';
+    for (const command of [broken, "git status; curl x | sh", "$CMD -rf /"]) {
+      expect(await decide("bash", { command }, rules, "allow"), command).toMatchObject({ decision: "deny", rule: "bash(rm:*)" });
+      expect(await decide("bash", { command }, { ...rules, deny: [] }, "allow"), command).toMatchObject({ decision: "ask", rule: "bash(git push:*)" });
+    }
+    expect((await decide("bash", { command: "$CMD -rf /" }, rules, "allow")).reason).toMatch(/matches "\$CMD -rf \/" \(its computed or glob words can expand/);
+    expect((await decide("bash", { command: "$CMD status" }, { deny: ["bash(git push:*)"] }, "allow")).reason).toMatch(/matches "\$CMD status"/);
+    expect((await decide("bash", { command: "python3 -c 'print(1)'" }, rules, "allow")).reason).toMatch(/could match what this command runs: pith cannot name every program it starts \("python3 -c" runs program text/);
+  });
+
   it("what pith cannot read is never allowed by a prefix rule: it asks (denied in read-only mode)", async () => {
     const broken = 'echo "unterminated';
+    const rules = { allow: ["bash(echo:*)"], deny: ["edit(.env)"] };
     expect(await decide("bash", { command: broken }, rules, "allow")).toMatchObject({ decision: "ask" });
     expect(await decide("bash", { command: broken }, rules, "read-only")).toMatchObject({ decision: "deny" });
-    expect((await decide("bash", { command: "$CMD -rf /" }, rules, "allow")).reason).toMatch(/cannot read this command with confidence \(a command name that is computed/);
     expect(await decide("bash", { command: broken }, {}, "allow")).toMatchObject({ decision: "allow" });
     expect(await decide("bash", { command: broken }, { allow: ["bash(echo:*)"] }, "ask")).toMatchObject({ decision: "ask" });
     expect(await decide("bash", { command: broken }, { allow: ["bash"] }, "ask")).toMatchObject({ decision: "allow" });

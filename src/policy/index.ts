@@ -28,3 +28,6 @@ export { probeSandbox, type ProbeOptions, type SandboxProbe } from "./sandbox/pr
 export { prepareSandbox, type PrepareOptions, type Sandbox } from "./sandbox/session-sandbox.js";
 export { assertWritable, checkWritePath, type WriteCheck, type WriteRoots } from "./write-guard.js";
 export { GRANTS_FILE, openProjectGrants, projectKey, type ProjectGrants } from "./grant-file.js";
+export { PROTECTED_GIT_ENTRIES, PROTECTED_NAMES, protectedWriteReason } from "./protected-paths.js";
+export { planProtection, type ProtectedEntry, type ProtectionPlan } from "./sandbox/protection-plan.js";
+export { heldStandIns, removeAllStandInsSync } from "./sandbox/stand-ins.js";

@@ -86,6 +86,7 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   clear_queue: {},
   set_mcp_servers: { servers: {} },
   get_mcp_servers: {},
+  get_lsp_servers: {},
   list_sessions: { limit: 5 },
   get_entries: {},
   get_tree: {},
@@ -97,6 +98,8 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   set_subagent_subscription: { level: "off" },
   get_subagents: {},
   get_subagent_messages: { subagentId: "nope" },
+  get_project_trust: {},
+  trust_project: {},
 };
 
 describe("RpcServer over the memory transport", () => {

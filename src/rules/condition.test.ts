@@ -1,16 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { compileCondition, expandGlobConditions, looksLikeGlob, maxMatchLength, stringList } from "./condition.js";
+import { compileCondition, expandGlobConditions, isCompiled, looksLikeGlob, maxMatchLength, stringList } from "./condition.js";
 
 describe("conditions", () => {
   it("translates a leading inline flag group", () => {
     const r = compileCondition("(?i)todo");
-    expect(r).toBeInstanceOf(RegExp);
-    expect((r as RegExp).test("TODO")).toBe(true);
-    expect((compileCondition("(?ms)a.b") as RegExp).flags).toBe("ms");
+    expect(isCompiled(r) && r.test("TODO")).toBe(true);
+    const ms = compileCondition("(?ms)^a.b");
+    expect(isCompiled(ms) && ms.test("x\na\nb")).toBe(true);
+    const plain = compileCondition("^a.b");
+    expect(isCompiled(plain) && plain.test("x\na\nb")).toBe(false);
   });
 
-  it("reports invalid regexes", () => {
-    expect(compileCondition("(unclosed")).toMatchObject({ error: expect.stringMatching(/./) });
+  it("reports invalid regexes, and refuses lookaround and back-references by name", () => {
+    expect(compileCondition("(unclosed")).toMatchObject({ error: expect.stringMatching(/not a valid regular expression/) });
+    expect(compileCondition("(?<=a)b")).toMatchObject({ error: expect.stringMatching(/lookaround.*linear-time regex engine/) });
+    expect(compileCondition("(a)\\1")).toMatchObject({ error: expect.stringMatching(/back-reference/) });
+  });
+
+  it("runs in time linear in the text: a catastrophic pattern answers at once", () => {
+    const r = compileCondition("^(a|aa)+$");
+    expect(isCompiled(r) && r.test(`${"a".repeat(5000)}!`)).toBe(false);
+    expect(isCompiled(r) && r.test("a".repeat(5000))).toBe(true);
   });
 
   it.each([
@@ -54,6 +64,6 @@ describe("conditions", () => {
     ["(a)\\1", undefined],
     ["(?<=a)b", undefined],
   ])("maxMatchLength(/%s/) = %s", (source, expected) => {
-    expect(maxMatchLength(new RegExp(source))).toBe(expected);
+    expect(maxMatchLength({ source, test: () => false })).toBe(expected);
   });
 });

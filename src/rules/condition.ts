@@ -1,20 +1,32 @@
 // Rule conditions (engine §10.2): regex strings, a leading PCRE-style `(?i)`/`(?ims)` flag group
-// translated to JS flags, and file-glob-looking tokens turned into edit/write scopes.
+// translated to flags, and file-glob-looking tokens turned into edit/write scopes. Conditions run
+// on the linear-time engine (shared/linear-regex.ts): a rule file cannot hold the process, and a
+// condition that engine cannot take (lookaround, back-references) is refused when it loads.
 import { errorMessage } from "../shared/errors.js";
+import { compileLinearRegex, type LinearRegex } from "../shared/linear-regex.js";
 
 const INLINE_FLAGS = /^\(\?([ims]+)\)/;
 /** Only path characters, and every `*` starts a path segment (so `foo.*` stays a regex). */
 const GLOB_TOKEN = /^(?=.*\*)(?:[\w\-.{},?]|(?:^|(?<=[/*{,]))\*|\/)+$/;
 
-/** Compiles one condition, or returns the reason it is not a valid regex. */
-export function compileCondition(pattern: string): RegExp | { error: string } {
+/** Compiles one condition, or returns the reason it cannot run. */
+export function compileCondition(pattern: string): LinearRegex | { error: string } {
   const m = INLINE_FLAGS.exec(pattern);
-  const flags = m ? [...new Set(m[1])].join("") : "";
+  const flags = m?.[1] ?? "";
   try {
-    return new RegExp(m ? pattern.slice(m[0].length) : pattern, flags);
+    return compileLinearRegex(m ? pattern.slice(m[0].length) : pattern, {
+      ignoreCase: flags.includes("i"),
+      multiline: flags.includes("m"),
+      dotAll: flags.includes("s"),
+    });
   } catch (err) {
     return { error: errorMessage(err) };
   }
+}
+
+/** True when `compileCondition` succeeded. */
+export function isCompiled(c: LinearRegex | { error: string }): c is LinearRegex {
+  return !("error" in c);
 }
 
 /**
@@ -23,7 +35,7 @@ export function compileCondition(pattern: string): RegExp | { error: string } {
  * lookbehind/named groups count as unbounded. Every other atom spends at least one source character
  * per input character, so the source length is a safe bound (no `u` flag is ever set).
  */
-export function maxMatchLength(regex: RegExp): number | undefined {
+export function maxMatchLength(regex: LinearRegex): number | undefined {
   const src = regex.source;
   let inClass = false;
   for (let i = 0; i < src.length; i++) {

@@ -64,7 +64,7 @@ describe("loadTtsrRules", () => {
     const joined = warnings.join("\n");
     expect(joined).toMatch(/broken\.md skipped: front-matter is not closed/);
     expect(joined).toMatch(/bad-regex\.md skipped: no valid condition/);
-    expect(joined).toMatch(/half-bad\.md: condition "\(unclosed" is not a valid regex/);
+    expect(joined).toMatch(/half-bad\.md: condition "\(unclosed" refused: not a valid regular expression/);
     expect(joined).toMatch(/nowhere\.md: scope token "!!!" is not valid/);
     expect(joined).toMatch(/nowhere\.md skipped: its scope excludes every stream/);
     expect(joined).not.toMatch(/plain/);

@@ -1,7 +1,8 @@
 // Matching streamed output against TTSR rules (engine §10.3, §10.4). Each stream (text, thinking,
 // one per tool call) keeps a bounded sliding window, so a long reply stays cheap to scan.
 import type { TtsrRule } from "../shared/types.js";
-import { compileCondition, maxMatchLength } from "./condition.js";
+import { compileCondition, isCompiled, maxMatchLength } from "./condition.js";
+import type { LinearRegex } from "../shared/linear-regex.js";
 import { pathCandidates } from "./path-candidates.js";
 import { compileGlob, isReachable, parseScope, toolInScope, type RuleScope } from "./scope.js";
 import { StreamBuffer } from "./stream-buffer.js";
@@ -32,7 +33,7 @@ export interface TtsrToolContext {
 }
 
 interface Condition {
-  regex: RegExp;
+  regex: LinearRegex;
   /** Longest text a match can read; undefined = rescan the whole window on every delta. */
   maxLength: number | undefined;
 }
@@ -45,7 +46,7 @@ interface Entry {
 }
 
 function compileEntry(rule: TtsrRule): Entry | undefined {
-  const regexes = (rule.condition ?? []).map(compileCondition).filter((r): r is RegExp => r instanceof RegExp);
+  const regexes = (rule.condition ?? []).map(compileCondition).filter(isCompiled);
   const scope = parseScope(rule.scope);
   if (regexes.length === 0 || !isReachable(scope)) return undefined;
   const globs = rule.globs?.filter((g) => g.trim() !== "").map(compileGlob);

@@ -1,8 +1,9 @@
 // One rule file → one TtsrRule (engine §10.2): front-matter keys, the body as content, glob
 // conditions expanded, invalid regexes and unreachable scopes reported and dropped.
 import { errorMessage } from "../shared/errors.js";
+import { compileLinearGlob } from "../shared/linear-glob.js";
 import type { TtsrRule } from "../shared/types.js";
-import { compileCondition, expandGlobConditions, stringList } from "./condition.js";
+import { compileCondition, expandGlobConditions, isCompiled, stringList } from "./condition.js";
 import { parseFrontmatter, type FrontmatterValue } from "./frontmatter.js";
 import { isReachable, parseScope, splitScopeString } from "./scope.js";
 
@@ -33,8 +34,8 @@ export function parseRuleFile(name: string, filePath: string, text: string, leve
   const expanded = expandGlobConditions(declared, scopeTokens(data.scope));
   const condition = expanded.condition.filter((pattern) => {
     const compiled = compileCondition(pattern);
-    if (compiled instanceof RegExp) return true;
-    warn(`TTSR rule ${filePath}: condition ${JSON.stringify(pattern)} is not a valid regex (${compiled.error}); ignored`);
+    if (isCompiled(compiled)) return true;
+    warn(`TTSR rule ${filePath}: condition ${JSON.stringify(pattern)} refused: ${compiled.error}; ignored`);
     return false;
   });
   if (condition.length === 0) {
@@ -54,8 +55,16 @@ export function parseRuleFile(name: string, filePath: string, text: string, leve
     _source: { provider: "native", providerName: "pith", path: filePath, level },
   };
   if (expanded.scope.length > 0) rule.scope = expanded.scope;
-  const globs = stringList(data.globs);
-  if (globs) rule.globs = globs;
+  const globs = stringList(data.globs)?.filter((glob) => {
+    try {
+      compileLinearGlob(glob);
+      return true;
+    } catch (err) {
+      warn(`TTSR rule ${filePath}: glob ${JSON.stringify(glob)} refused: ${errorMessage(err)}; ignored`);
+      return false;
+    }
+  });
+  if (globs && globs.length > 0) rule.globs = globs;
   if (typeof data.description === "string") rule.description = data.description;
   if (typeof data.alwaysApply === "boolean") rule.alwaysApply = data.alwaysApply;
   const mode = data.interruptMode;

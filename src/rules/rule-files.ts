@@ -18,6 +18,8 @@ export interface FindRuleFilesOptions {
   cwd: string;
   /** Problems reading a rules directory other than its absence (never fatal). */
   warn(msg: string): void;
+  /** Which places are searched; default both (the project's only for a trusted folder). */
+  levels?: readonly RuleLevel[];
 }
 
 const RULE_EXTENSIONS = new Set([".md", ".mdc"]);
@@ -37,10 +39,11 @@ function ruleFiles(dir: string, warn: (msg: string) => void): string[] {
 
 /** Every candidate rule file, project directory first, each directory's names sorted. */
 export function findRuleFiles(opts: FindRuleFilesOptions): RuleFileRef[] {
-  const places: Array<[string, RuleLevel]> = [
+  const levels = opts.levels ?? ["project", "user"];
+  const places = ([
     [resolve(opts.cwd, ".pith", "rules"), "project"],
     [resolve(opts.pithHome, "rules"), "user"],
-  ];
+  ] as Array<[string, RuleLevel]>).filter(([, level]) => levels.includes(level));
   const out: RuleFileRef[] = [];
   const dirs = new Set<string>();
   for (const [dir, level] of places) {

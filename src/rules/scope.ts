@@ -1,6 +1,6 @@
 // Where a rule listens (engine §10.2 `scope`, `globs`): assistant text, thinking, any tool call,
 // or tool calls by name and/or path glob. Tool names compare case-insensitively.
-import picomatch from "picomatch";
+import { compileLinearGlob } from "../shared/linear-glob.js";
 
 export interface ToolScope {
   /** Lower-cased tool name; undefined = any tool. */
@@ -19,9 +19,14 @@ export interface RuleScope {
 const TOOL_TOKEN = /^(?:(tool)(?::([a-z0-9_-]+))?|([a-z0-9_-]+))(?:\(([^)]+)\))?$/i;
 const DEFAULT_SCOPE: RuleScope = { text: true, thinking: false, anyTool: true, tools: [] };
 
-/** A glob test over candidate paths, also trying each path's basename. */
+/** A glob test over candidate paths, also trying each path's basename (globs run on the linear-time engine; one it cannot take matches nothing). */
 export function compileGlob(glob: string): (path: string) => boolean {
-  const test = picomatch(glob.trim(), { dot: true });
+  let test: (path: string) => boolean;
+  try {
+    test = compileLinearGlob(glob.trim());
+  } catch {
+    return () => false;
+  }
   return (p) => {
     const normal = p.replace(/\\/g, "/");
     const base = normal.slice(normal.lastIndexOf("/") + 1);

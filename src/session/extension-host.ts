@@ -34,6 +34,7 @@ export interface HostedSession {
   waitForIdle(): Promise<void>;
   systemPrompt(): string;
   activeTools(): Tool[];
+  isProjectTrusted(): boolean;
 }
 
 export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): ExtensionHost {
@@ -48,6 +49,7 @@ export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): 
     onShutdownRequested: opts.onShutdownRequested,
     getModel: () => s.conversation.model,
     getSystemPrompt: () => s.systemPrompt(),
+    isProjectTrusted: () => s.isProjectTrusted(),
     sendUserMessage: (content, o) => sendUserMessage(s, content, o, opts),
     sendMessage: (message, o) => sendMessage(s, message, o),
     appendEntry: (customType, data) => void log().append(data === undefined ? { type: "custom", customType } : { type: "custom", customType, data }),

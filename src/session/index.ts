@@ -16,6 +16,8 @@ export type { TodoAccess } from "./session-tools.js";
 export type { SessionSettings, FileCheckpointSettings } from "./settings.js";
 export type { CheckpointItem, CheckpointFeatureState, RestoreCheckpointResult, RestoreMode } from "./session-checkpoints.js";
 export type { McpWiring, SessionMcp } from "./session-mcp.js";
+export type { LspWiring, SessionLsp } from "./session-lsp.js";
+export type { ProjectTrustPort, SessionTrust } from "./session-trust.js";
 export type { QueueMode } from "./queues.js";
 export type { ListSessionsParams, OpenSessionResult } from "./session-catalog.js";
 export type { SessionSummary, ListSessionsResult } from "../store/session-list.js";
@@ -29,6 +31,7 @@ export type { SessionHeader, SessionEntry } from "../store/entry-types.js";
 export { releaseAllLocks } from "../store/lock.js";
 export { buildSystemPrompt, resolvePromptArg } from "./system-prompt.js";
 export { discoverContextFiles } from "./context-files.js";
+export { findRuleFiles } from "../rules/rule-files.js";
 
 // ── types front doors pass through (host tools, extension UI) ──
 export type { Tool, ToolContext } from "../tools/types.js";

@@ -75,3 +75,20 @@ describe("permission gate in a session", () => {
     expect(textOf(results(t.events)[0])).toBe("Permission denied: edit did not run. The approval dialog failed (host went away), so the call was denied.");
   });
 });
+
+describe("files another tool changes (approveFileWrites)", () => {
+  it("judges each file as an edit of it: the host is asked per file, and one refusal rejects", async () => {
+    const t = build();
+    const asked: string[] = [];
+    t.session.permissions.setAsker({
+      ask: async (request) => {
+        asked.push(`${request.permission.toolCallId} ${request.title}`);
+        return { value: request.title.includes("b.ts") ? "Deny" : "Allow once" };
+      },
+    });
+    const call = { toolCallId: "lsp1", signal: new AbortController().signal };
+    await expect(t.session.approveFileWrites([`${t.session.cwd}/a.ts`], call)).resolves.toBeUndefined();
+    await expect(t.session.approveFileWrites([`${t.session.cwd}/a.ts`, `${t.session.cwd}/b.ts`], call)).rejects.toThrow(`Permission denied: ${t.session.cwd}/b.ts was not changed (judged as an edit of it).`);
+    expect(asked).toEqual([`lsp1 Allow edit: ${t.session.cwd}/a.ts?`, `lsp1 Allow edit: ${t.session.cwd}/a.ts?`, `lsp1 Allow edit: ${t.session.cwd}/b.ts?`]);
+  });
+});

@@ -1,10 +1,13 @@
 // The extensions attached to a session: the runner, created when the front door attaches the
 // loaded modules with its UI, and what hosts ask of it (commands, shutdown requests).
-import { ExtensionRunner, type ExtensionCommandInfo, type ExtensionHost, type LoadedExtensions } from "../extensions/index.js";
+import { ExtensionRunner, type ExtensionCommandInfo, type ExtensionHost, type ExtensionRuntime, type LoadedExtensions } from "../extensions/index.js";
 import type { ExtensionBindings } from "./extension-host.js";
 
 export class SessionExtensions {
   private runner: ExtensionRunner | undefined;
+  /** The front door's bindings and the loaded modules' runtime, kept for extensions loaded later. */
+  private bindings: ExtensionBindings | undefined;
+  private loadedRuntime: ExtensionRuntime | undefined;
 
   /** `portFor` builds the session's ExtensionHost port for the front door's bindings. */
   constructor(private readonly portFor: (bindings: ExtensionBindings) => ExtensionHost) {}
@@ -16,9 +19,30 @@ export class SessionExtensions {
 
   /** Attaches loaded extensions (none → nothing happens), then emits `session_start`. */
   async attach(loaded: LoadedExtensions, bindings: ExtensionBindings): Promise<void> {
+    this.bindings = bindings;
+    this.loadedRuntime = loaded.runtime;
     if (loaded.extensions.length === 0) return;
     this.runner = new ExtensionRunner(loaded, this.portFor(bindings), bindings.onError);
     await this.runner.emit({ type: "session_start" });
+  }
+
+  /**
+   * The runtime that extensions loaded later must share (their event bus is the running ones'),
+   * once a front door attached extensions; undefined before (none may be added then).
+   */
+  get runtime(): ExtensionRuntime | undefined {
+    return this.loadedRuntime;
+  }
+
+  /**
+   * Extensions loaded after `attach` into its runtime (a folder trusted while the session runs):
+   * they join those running (after them) and get `session_start`.
+   */
+  async add(loaded: LoadedExtensions): Promise<void> {
+    if (!this.bindings) throw new Error("extensions can be added only after the front door attached them");
+    if (loaded.extensions.length === 0) return;
+    if (this.runner) await this.runner.add(loaded.extensions);
+    else await this.attach(loaded, this.bindings);
   }
 
   /** Slash commands the extensions registered (`get_commands`). */

@@ -74,6 +74,8 @@ export class SessionPermissions {
   /** The project's "Allow always" rules (from the grant store). */
   private granted: string[] = [];
   private asker: PermissionAsker | undefined;
+  /** The keys the host set with `set_permissions`: new settings never replace them. */
+  private readonly hostKeys = new Set<keyof PermissionSettings>();
   /** A subagent's: the session whose mode and rules it judges by (see `follow`). */
   private parent: SessionPermissions | undefined;
 
@@ -156,6 +158,7 @@ export class SessionPermissions {
       this.granted = [...new Set(input.sessionAllow)];
     }
     const next = { ...this.current };
+    for (const key of ["mode", "allow", "ask", "deny", "timeoutMs"] as const) if (input[key] !== undefined) this.hostKeys.add(key);
     if (input.mode !== undefined) next.mode = input.mode;
     if (input.allow !== undefined) next.allow = [...input.allow];
     if (input.ask !== undefined) next.ask = [...input.ask];
@@ -163,6 +166,17 @@ export class SessionPermissions {
     if (input.timeoutMs !== undefined) next.timeoutMs = input.timeoutMs;
     this.current = next;
     return this.state();
+  }
+
+  /**
+   * The settings changed under the session (its folder was trusted while it runs): they take the
+   * place of the old ones, except for each key the host set with `set_permissions`.
+   */
+  applySettings(settings: PermissionSettings | undefined): void {
+    if (this.parent) return;
+    const next: PermissionSettings = structuredClone(settings ?? defaultPermissionSettings());
+    for (const key of this.hostKeys) (next as unknown as Record<string, unknown>)[key] = this.current[key];
+    this.current = next;
   }
 
   /** "Allow always": the rules join the project's grants, kept with the user (for this session alone when they cannot be kept). */

@@ -1,20 +1,10 @@
 // Exclusive writer lock: `<file>.lock` created with O_EXCL holding the owner's pid.
 import fs from "node:fs";
 import { PithError, errorMessage } from "../shared/errors.js";
+import { pidAlive } from "../shared/pid-alive.js";
 
 /** Lock paths this process holds, released by `releaseAllLocks()` at exit. */
 const held = new Set<string>();
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function readOwner(lockPath: string): number | undefined {
   try {

@@ -12,6 +12,7 @@ export const LAYERS: Record<string, readonly string[]> = {
   providers: ["shared"],
   tools: ["shared"],
   mcp: ["shared", "tools"],
+  lsp: ["shared", "tools"],
   policy: ["shared"],
   checkpoints: ["shared"],
   store: ["shared"],
@@ -22,7 +23,7 @@ export const LAYERS: Record<string, readonly string[]> = {
   rpc: ["shared", "protocol", "transport", "session"],
   acp: ["shared", "session"],
   client: ["shared", "protocol", "transport"],
-  cli: ["shared", "protocol", "transport", "providers", "tools", "mcp", "policy", "checkpoints", "store", "rules", "agent", "extensions", "session", "rpc", "acp"],
+  cli: ["shared", "protocol", "transport", "providers", "tools", "mcp", "lsp", "policy", "checkpoints", "store", "rules", "agent", "extensions", "session", "rpc", "acp"],
 };
 
 export interface SourceFile {

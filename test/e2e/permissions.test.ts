@@ -24,7 +24,8 @@ function project(): string {
 }
 
 async function start(cwd: string, pithHome?: string, extra: string[] = []): Promise<Pith> {
-  const p = await Pith.start({ cwd, pithHome, modelsJson: fakeModelsJson(llm.url), args: [...ARGS, ...extra] });
+  // the test's own folder is trusted: its .pith/settings.json applies
+  const p = await Pith.start({ cwd, pithHome, modelsJson: fakeModelsJson(llm.url), args: [...ARGS, "--trust-project", ...extra] });
   open.push(p);
   return p;
 }

@@ -19,7 +19,8 @@ async function start(settings: unknown = {}, setup?: (cwd: string) => void): Pro
   writeFileSync(path.join(pithHome, "settings.json"), JSON.stringify(settings));
   const cwd = tempDir("pith-cwd-");
   setup?.(cwd);
-  const p = await Pith.start({ pithHome, cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-anthropic", "--model", "fake-claude"] });
+  // the test's own folder is trusted: its project agents, extensions and settings load
+  const p = await Pith.start({ pithHome, cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-anthropic", "--model", "fake-claude", "--trust-project"] });
   open.push(p);
   return p;
 }

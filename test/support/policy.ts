@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import { createNodeExecOps, type NodeExecOptions } from "../../src/tools/ops/exec-ops.js";
 import { createBuiltinTools, createReferenceTools, type Tool } from "../../src/tools/index.js";
 import { decidePermission } from "../../src/policy/decide.js";
 import type { PermissionCall, PermissionDecision, PermissionMode, PermissionRules } from "../../src/policy/types.js";
@@ -52,6 +53,13 @@ export function makeScratch(): Scratch {
   const outside = join(base, "outside");
   for (const d of [cwd, home, outside]) mkdirSync(d);
   return { cwd, home, outside, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** Runs `command` in `cwd` through `wrap` (a sandbox) the way the bash tool does; answers the exit code and merged output. */
+export async function runWrapped(wrap: NodeExecOptions["wrapCommand"], cwd: string, command: string): Promise<{ code: number | null; out: string }> {
+  let out = "";
+  const res = await createNodeExecOps({ wrapCommand: wrap }).exec(command, { cwd, timeoutMs: 20_000, onData: (c) => (out += c.toString()) });
+  return { code: res.exitCode, out };
 }
 
 export type Decide = (toolName: string, args: Record<string, unknown>, rules?: PermissionRules, mode?: PermissionMode) => Promise<PermissionDecision>;

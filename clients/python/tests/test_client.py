@@ -96,9 +96,13 @@ class PithTestCase(unittest.IsolatedAsyncioTestCase):
         for client in self.clients:
             await client.close()
 
-    async def start(self, replies, extra_args=(), settings=None, **options):
+    async def start(self, replies, extra_args=(), settings=None, project_files=None, **options):
         cwd = tempfile.mkdtemp(prefix="pith-py-cwd-")
         home = tempfile.mkdtemp(prefix="pith-py-home-")
+        for rel, text in (project_files or {}).items():
+            os.makedirs(os.path.dirname(os.path.join(cwd, rel)), exist_ok=True)
+            with open(os.path.join(cwd, rel), "w", encoding="utf-8") as f:
+                f.write(text)
         with open(os.path.join(cwd, "script.json"), "w", encoding="utf-8") as f:
             json.dump({"replies": replies}, f)
         if settings is not None:
@@ -109,6 +113,7 @@ class PithTestCase(unittest.IsolatedAsyncioTestCase):
         client = await PithClient.start(cmd=NODE, args=args, env=env, cwd=cwd, **options)
         self.clients.append(client)
         self.cwd = cwd
+        self.home = home
         return client
 
 
@@ -380,6 +385,17 @@ class SessionCommandsTest(PithTestCase):
         await client.abort_bash()
         self.assertIsInstance((await client.get_commands())["commands"], list)
 
+    async def test_lsp_servers(self):
+        client = await self.start([])
+        self.assertEqual(await client.get_lsp_servers(), {"servers": []})
+        fixture = os.path.join(ROOT, "test", "support", "fake-lsp-server.mjs")
+        servers = {"fake": {"command": NODE, "args": [fixture], "fileTypes": [".fk"]}, "pyright": {"disabled": True}}
+        client = await self.start([], settings={"lsp": {"enabled": True, "servers": servers}})
+        listed = {s["name"]: s for s in (await client.get_lsp_servers())["servers"]}
+        self.assertEqual(listed["fake"], {"name": "fake", "language": "fk", "command": NODE, "status": "idle"})
+        self.assertEqual(listed["pyright"]["status"], "disabled")
+        self.assertEqual((await client.get_state())["lspServers"], list(listed.values()))
+
     async def test_mcp_servers(self):
         client = await self.start([])
         self.assertEqual(await client.get_mcp_servers(), {"servers": []})
@@ -398,6 +414,26 @@ class SessionCommandsTest(PithTestCase):
             await client.set_mcp_servers({"py": {"type": "http"}})
         self.assertIn("mcpServers.py.url", str(bad.exception))
         self.assertEqual(await client.set_mcp_servers({}), {"servers": []})
+
+    async def test_project_trust(self):
+        marker = os.path.join(tempfile.mkdtemp(prefix="pith-py-mark-"), "loaded")
+        client = await self.start([], project_files={
+            ".pith/settings.json": json.dumps({"permissions": {"mode": "read-only"}}),
+            ".pith/extensions/mark.mjs": 'import { writeFileSync } from "node:fs";\nwriteFileSync(%s, "x");\nexport default () => {};\n' % json.dumps(marker),
+        })
+        report = await client.get_project_trust()
+        self.assertEqual((report["folder"], report["trusted"], report["source"]), (os.path.realpath(self.cwd), False, "default"))
+        self.assertEqual(sorted((i["kind"], i.get("name")) for i in report["found"]), [("extension", None), ("settings", "permissions.mode")])
+        self.assertFalse(os.path.exists(marker))
+        self.assertEqual((await client.get_state())["permissions"]["mode"], "allow")
+        granted = await client.trust_project(persist=True)
+        self.assertEqual((granted["trusted"], granted["source"]), (True, "host"))
+        self.assertTrue(os.path.exists(marker))
+        state = await client.get_state()
+        self.assertEqual(state["projectTrust"], {"trusted": True, "source": "host"})
+        self.assertEqual(state["permissions"]["mode"], "read-only")
+        with open(os.path.join(self.home, "trust.json"), encoding="utf-8") as f:
+            self.assertEqual(json.load(f), {os.path.realpath(self.cwd): True})
 
     async def test_session_commands(self):
         replies = [{"text": "First answer."}, {"text": "Second answer."}] + [{"text": "Summary of the talk."}] * 3

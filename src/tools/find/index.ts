@@ -35,7 +35,7 @@ export function createFindTool(opts: { fs: FsOps; rgPath: string | null; env?: R
       if (!st) throw new Error(`Path not found: ${args.path}`);
       if (!st.isDirectory) throw new Error(`Path is not a directory: ${args.path}`);
       const limit = args.limit ?? FIND_DEFAULT_LIMIT;
-      // The search code (picomatch, ignore) is imported on first use, not at startup.
+      // The search code (globs on the linear-time engine, ignore) is imported on first use, not at startup.
       const [{ globFilter }, { listFiles }] = await Promise.all([import("../search/grep-search.js"), import("../search/list-files.js")]);
       const all = await listFiles({ root, accept: globFilter(args.pattern.trim()), signal: ctx.signal }, opts);
       if (all.length === 0) {

@@ -66,7 +66,8 @@ describe("grep (built-in walker)", () => {
     expect(textOf((await grep({ pattern: "x", path: "missing" })).result)).toBe("Path not found: missing");
     const bad = await grep({ pattern: "(" });
     expect(bad.isError).toBe(true);
-    expect(textOf(bad.result)).toContain("Invalid regular expression");
+    expect(textOf(bad.result)).toContain("not a valid regular expression");
+    expect(textOf((await grep({ pattern: "(?<=a)b" })).result)).toContain("lookaround");
   });
 });
 
