@@ -243,6 +243,8 @@ Usage:
   pith -p [options] <message...>     run one prompt, print the answer
   echo "prompt" | pith [options]     same, prompt from stdin
   pith --mode json [options] <msg>   run one prompt, print every event as JSON lines
+  pith sessions import <folder>      JSONL session files into the session database (--session-store)
+  pith sessions export <dir>         the session database's sessions into JSONL files under <dir>
 
 Modes:
   --mode <rpc|acp|json|print>        output mode (default: print when -p, a message or piped stdin)

@@ -41,6 +41,8 @@ export class DbBridge {
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private readonly requests: MessagePort;
   private readonly syncAnswers: MessagePort;
+  /** Referenced while an asynchronous call waits (an awaited answer keeps pith running), else not. */
+  private readonly asyncAnswers: MessagePort;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private nextId = 1;
   private gone: string | undefined;
@@ -62,8 +64,9 @@ export class DbBridge {
     });
     this.requests = req.port1;
     this.syncAnswers = sync.port1;
-    asyncAnswers.port1.on("message", (a: Answer) => this.settle(a));
-    asyncAnswers.port1.unref();
+    this.asyncAnswers = asyncAnswers.port1;
+    this.asyncAnswers.on("message", (a: Answer) => this.settle(a));
+    this.asyncAnswers.unref();
     this.worker.on("error", (err) => this.fail(`the session database worker failed: ${err.message}`));
     this.worker.on("exit", () => this.fail("the session database worker has stopped"));
     // the worker never keeps pith running: exiting ends the connection, which releases the locks
@@ -100,10 +103,11 @@ export class DbBridge {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.pending.delete(id);
+        this.forget(id);
         reject(new PithError("io", `The session database did not answer within ${Math.round(timeoutMs / 1000)} s (${op})`));
       }, timeoutMs + GRACE_MS);
       timer.unref();
+      if (this.pending.size === 0) this.asyncAnswers.ref();
       this.pending.set(id, {
         resolve: (v) => (clearTimeout(timer), resolve(v as T)),
         reject: (e) => (clearTimeout(timer), reject(e)),
@@ -131,12 +135,18 @@ export class DbBridge {
     this.gone ??= why;
     for (const p of this.pending.values()) p.reject(new PithError("io", `Session database unavailable: ${why}`));
     this.pending.clear();
+    this.asyncAnswers.unref();
+  }
+
+  private forget(id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.asyncAnswers.unref();
   }
 
   private settle(a: Answer): void {
     const p = this.pending.get(a.id);
     if (!p) return;
-    this.pending.delete(a.id);
+    this.forget(a.id);
     try {
       p.resolve(this.unwrap(a));
     } catch (err) {
