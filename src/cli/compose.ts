@@ -102,7 +102,7 @@ export async function composeSession(args: ParsedArgs, source: SettingsSource, e
     cliProvider: args.provider,
     cwd,
   });
-  const storage = await sessionStorageFor(args, source, e);
+  const storage = await sessionStorageFor(args, source, e.env);
   const secrets = () => [...registry.credentialEnvNames(), ...storeSecretEnv(storage)];
   e.hideSecrets?.(secrets());
   const tempDir = userTempDir(tmpdir(), e.log);

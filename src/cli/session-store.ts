@@ -5,7 +5,6 @@
 import { PithError } from "../shared/errors.js";
 import { createJsonlStorage, type SessionStorage } from "../session/index.js";
 import type { ParsedArgs } from "./args.js";
-import type { Environment } from "./compose.js";
 import type { SettingsSource } from "./project-layer.js";
 
 /** Environment variables never handed to tools: pith's own store URL, and the password of its database. */
@@ -24,11 +23,11 @@ export function sessionStoreSetting(args: ParsedArgs, source: SettingsSource, en
   return (args.sessionStore ?? env.PITH_SESSION_STORE ?? (typeof setting === "string" ? setting : "")).trim();
 }
 
-export function sessionStorageFor(args: ParsedArgs, source: SettingsSource, e: Environment): Promise<SessionStorage> {
-  const value = sessionStoreSetting(args, source, e.env);
+export function sessionStorageFor(args: ParsedArgs, source: SettingsSource, env: Record<string, string | undefined>): Promise<SessionStorage> {
+  const value = sessionStoreSetting(args, source, env);
   let store = stores.get(value);
   if (!store) {
-    store = openStore(value, e.env);
+    store = openStore(value, env);
     stores.set(value, store);
   }
   return store;

@@ -61,7 +61,7 @@ export async function runAcpMode(args: ParsedArgs, settings: SettingsSource, e: 
   const write = claimStdout();
   const acp = await import("@agentclientprotocol/sdk");
   const { createAcpAgent } = await import("../../acp/index.js");
-  const door = createAcpAgent(createHost(args, settings, e, await sessionStorageFor(args, settings, e)));
+  const door = createAcpAgent(createHost(args, settings, e, await sessionStorageFor(args, settings, e.env)));
   const output = new WritableStream<Uint8Array>({ write: (chunk) => write(chunk) });
   const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
   const connection = door.app.connect(acp.ndJsonStream(output, input));
