@@ -6,7 +6,9 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { initCluster } from "../support/pg-cluster.js";
 import { usePostgres } from "../support/pg-test.js";
 import { CLI, ok, trackPiths, useFakeLlm, Pith, fakeModelsJson, tempDir, type Frame, type StartOptions } from "./harness.js";
 
@@ -149,5 +151,40 @@ describe("sessions in PostgreSQL across processes", () => {
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/Cannot open the session database: .*password/i);
     expect(bad.stderr + bad.stdout).not.toContain(wrong);
+  });
+
+  it("the database restarted mid-run: pith reconnects, the run completes, every acknowledged entry is stored once", async (ctx) => {
+    if (pgdb.skip) return ctx.skip(pgdb.skip);
+    // a cluster of its own: restarting the run's shared one would cut every other file's connections
+    const dir = tempDir("pith-pg-restart-");
+    fs.chmodSync(dir, 0o755);
+    const cluster = initCluster(dir, { durable: false });
+    try {
+      const url = await cluster.createDatabase("restart");
+      const p = await onStore(url);
+      await ask(p, "before");
+      const ref = (await ok(p, { type: "get_state" })).sessionFile as string;
+      llm.enqueue({ text: ["slow ", "reply ", "across ", "the ", "restart"], chunkDelayMs: 150 });
+      const from = p.frames.length;
+      await ok(p, { type: "prompt", message: "during" });
+      await p.waitFor((f) => f.type === "message_update", 15_000, from);
+      cluster.restart();
+      const end = await p.waitFor((f) => f.type === "agent_end", 60_000, from);
+      expect(JSON.stringify(end.messages)).toContain("slow reply across the restart");
+      await p.waitIdle(30_000, from);
+      await ask(p, "after");
+      const acked = p.frames.filter((f) => f.type === "message_end").map((f) => `${f.message.role}:${textOf(f.message)}`);
+      expect(acked).toEqual(["user:before", "assistant:re: before", "user:during", "assistant:slow reply across the restart", "user:after", "assistant:re: after"]);
+      expect(p.stderr).not.toContain(cluster.password);
+      await p.close();
+      const c = new pg.Client({ host: cluster.socketDir, user: "pith", password: cluster.password, database: "restart" });
+      await c.connect();
+      const rows = (await c.query<{ line: string }>("SELECT line FROM pith_entries WHERE session_id = $1 ORDER BY seq", [ref.slice(3)]).finally(() => c.end())).rows;
+      const stored = rows.map((r) => JSON.parse(r.line) as Frame).filter((e) => e.type === "message").map((e) => `${e.message.role}:${textOf(e.message)}`);
+      expect(stored).toEqual(acked);
+    } finally {
+      cluster.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
