@@ -22,6 +22,7 @@
 // once, and the writer lock dies with the killed process's connection. CRASH_ITERATIONS sets the
 // number of kills per store (default 30).
 import fs from "node:fs";
+import { hostname } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createJsonlStorage, type SessionStorage } from "../../src/store/index.js";
@@ -34,11 +35,24 @@ const pgdb = usePostgres();
 let db: DatabaseStorage | undefined;
 afterAll(() => db?.close());
 
+interface StoreUnderTest {
+  storage: SessionStorage;
+  args: string[];
+  /** Resolves once nothing of the killed process `pid` can still write. */
+  gone(pid: number): Promise<void>;
+}
+
 /** The store the test reads the session back from, and the flags that give pith the same store. */
-async function storeFor(kind: "jsonl" | "postgres"): Promise<{ storage: SessionStorage; args: string[] }> {
-  if (kind === "jsonl") return { storage: createJsonlStorage(), args: [] };
+async function storeFor(kind: "jsonl" | "postgres"): Promise<StoreUnderTest> {
+  if (kind === "jsonl") return { storage: createJsonlStorage(), args: [], gone: async () => {} };
   db ??= await createPostgresStorage({ url: pgdb.url, env: {} });
-  return { storage: db, args: ["--session-store", pgdb.url] };
+  // A killed process's server backend may still finish the transaction it was sent (an entry the
+  // host never heard of, as a write that reached the file before the kill): read once it is gone.
+  const gone = async (pid: number) => {
+    const name = `pith ${hostname()} ${pid}`;
+    while ((await pgdb.admin("SELECT 1 FROM pg_stat_activity WHERE application_name = $1", [name])).length > 0) await sleep(5);
+  };
+  return { storage: db, args: ["--session-store", pgdb.url], gone };
 }
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 
@@ -76,10 +90,23 @@ function writeScript(dir: string): string {
 
 const INTERRUPTED = "Tool execution was interrupted (session recovery).";
 
-/** Ids of the tool calls that have no result among `messages`, in order. */
+/**
+ * Ids of the tool calls that have no result among `messages`, in order, each id once: a reload
+ * gives each call id one result, and the scripted provider's ids repeat from one process to the
+ * next (two killed runs can leave two unanswered calls of the same id).
+ */
 function unpairedCalls(messages: Frame[]): string[] {
-  const answered = new Set(messages.filter((m) => m.role === "toolResult").map((m) => m.toolCallId));
-  return messages.flatMap((m) => (m.role === "assistant" ? (m.content as Frame[]).filter((b) => b.type === "toolCall" && !answered.has(b.id)).map((b) => b.id as string) : []));
+  const answered = new Set(messages.filter((m) => m.role === "toolResult").map((m) => m.toolCallId as string));
+  const out: string[] = [];
+  for (const m of messages) {
+    if (m.role !== "assistant") continue;
+    for (const b of m.content as Frame[]) {
+      if (b.type !== "toolCall" || answered.has(b.id)) continue;
+      answered.add(b.id);
+      out.push(b.id);
+    }
+  }
+  return out;
 }
 
 const keyOf = (m: Frame): string => `${m.role}|${m.timestamp}|${JSON.stringify(m.content ?? null)}`;
@@ -137,7 +164,7 @@ function acknowledged(frames: Frame[], sent: string[]): Acked {
 describe.each(["jsonl", "postgres"] as const)("crash safety (%s)", (kind) => {
   it(`every acknowledged entry survives kill -9 at random points (seed ${SEED})`, async (ctx) => {
     if (kind === "postgres" && pgdb.skip) return ctx.skip(pgdb.skip);
-    const { storage, args: storeArgs } = await storeFor(kind);
+    const { storage, args: storeArgs, gone } = await storeFor(kind);
     const rand = prng(SEED);
     const home = tempDir("pith-crash-home-");
     const cwd = tempDir("pith-crash-cwd-");
@@ -186,6 +213,7 @@ describe.each(["jsonl", "postgres"] as const)("crash safety (%s)", (kind) => {
       if (p.events("agent_start").length > p.events("agent_end").length) killsMidRun++;
       await p.exited;
       await driving;
+      await gone(p.child.pid as number);
 
       const acked = acknowledged(p.frames, sentNames);
       const mustHold = [...expected, ...acked.messages];
