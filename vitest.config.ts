@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["src/**/*.test.ts", "test/arch/**/*.test.ts", "test/support/**/*.test.ts"], testTimeout: 20_000 } },
-      { test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 30_000 } },
+      // pg-global-setup: the run's shared PostgreSQL cluster (started only if a test asks for it)
+      { test: { name: "unit", include: ["src/**/*.test.ts", "test/arch/**/*.test.ts", "test/support/**/*.test.ts"], testTimeout: 20_000, globalSetup: ["test/support/pg-global-setup.ts"] } },
+      { test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 30_000, globalSetup: ["test/support/pg-global-setup.ts"] } },
     ],
   },
 });

@@ -11,6 +11,7 @@ import { benchCheckpointPrompts } from "./checkpoints-prompt.js";
 import { costSession, costSessionFourTools, costSessionWide } from "./cost-workload.js";
 import { benchGrepFind } from "./tools-bench.js";
 import { benchLsp } from "./lsp-bench.js";
+import { benchSessionStores } from "./session-store-bench.js";
 import { largeSessionCompacted, largeSessionFull } from "./large-session-bench.js";
 import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
 import { ensureOmp, omp, ompDescription, ompUnavailable } from "./lib/omp.js";
@@ -127,6 +128,10 @@ async function main(): Promise<void> {
   if (!only || "lsp language servers".includes(only)) {
     log("language servers: write → diagnostics with typescript-language-server, pith RSS with and without...");
     for (const f of await benchLsp(log)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 1 }], { values: { [f.figure]: f.value } });
+  }
+  if (!quick && (!only || "session stores postgresql".includes(only))) {
+    log("session stores: JSONL vs PostgreSQL (pith's storage layer, in-process, a local cluster)...");
+    for (const f of await benchSessionStores(log)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 2 }], { values: { [f.figure]: f.value } });
   }
   const took = Math.round((performance.now() - started) / 1000);
   const peers = ompReady ? ` (and ${ompDescription()} on the large-session rows)` : "";

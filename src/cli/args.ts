@@ -26,6 +26,8 @@ export interface ParsedArgs {
   session?: string;
   continue: boolean;
   sessionDir?: string;
+  /** `--session-store <url>`: where sessions live (a postgres:// URL, or "jsonl" for session files). */
+  sessionStore?: string;
   cwd?: string;
   tools?: string[];
   noTools: boolean;
@@ -99,6 +101,7 @@ const FLAGS: Record<string, Flag> = {
   "--session": (a, take) => (a.session = take()),
   "--continue": (a) => (a.continue = true),
   "--session-dir": (a, take) => (a.sessionDir = take()),
+  "--session-store": (a, take) => (a.sessionStore = take()),
   "--cwd": (a, take) => (a.cwd = take()),
   "--tools": (a, take) => (a.tools = list(take())),
   "--output-schema": (a, take) => (a.outputSchema = take()),
@@ -240,6 +243,8 @@ Usage:
   pith -p [options] <message...>     run one prompt, print the answer
   echo "prompt" | pith [options]     same, prompt from stdin
   pith --mode json [options] <msg>   run one prompt, print every event as JSON lines
+  pith sessions import <folder>      JSONL session files into the session database (--session-store)
+  pith sessions export <dir>         the session database's sessions into JSONL files under <dir>
 
 Modes:
   --mode <rpc|acp|json|print>        output mode (default: print when -p, a message or piped stdin)
@@ -259,6 +264,7 @@ Session:
   --session <path|id>                open a session file (path, or id in the session dir)
   -c, --continue                     continue the most recent session for this directory
   --session-dir <dir>                where session files live
+  --session-store <url>              keep sessions in PostgreSQL (postgres://...; "jsonl": session files)
   --cwd <dir>                        working directory (default: current directory)
 
 Tools, extensions, prompt:
@@ -295,6 +301,7 @@ Environment:
   PITH_TRUST_PROJECT                 1/true/yes/on: same as --trust-project; 0/false/no/off: --no-approve
   ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY,
   XAI_API_KEY, MISTRAL_API_KEY, ...  provider API keys
+  PITH_SESSION_STORE                 like --session-store (the flag wins; then this; then setting sessionStore)
   PITH_CACHE_RETENTION               prompt caching: none | short (default, ~5 min) | long (~1 h);
                                      wins over the cacheRetention setting
   PITH_RPC_EMIT_TITLE, PI_RPC_EMIT_TITLE

@@ -8,11 +8,8 @@ import { createStreamFn } from "../providers/stream.js";
 import {
   AgentSession,
   buildSystemPrompt,
-  createJsonlStorage,
   discoverContextFiles,
   resolvePromptArg,
-  resolveSessionArg,
-  sessionDirFor,
   type McpWiring,
   type SessionLog,
   type SessionSettings,
@@ -47,6 +44,7 @@ import { toSessionSettings, type Settings } from "./settings.js";
 import { ProjectLayer, settingsFor, type LayerContext, type SettingsSource } from "./project-layer.js";
 import { toolsOf } from "./compose-tools.js";
 import { createVisionPort } from "./vision.js";
+import { sessionStorageFor, storeSecretEnv } from "./session-store.js";
 
 export interface Environment {
   env: Record<string, string | undefined>;
@@ -104,13 +102,15 @@ export async function composeSession(args: ParsedArgs, source: SettingsSource, e
     cliProvider: args.provider,
     cwd,
   });
-  e.hideSecrets?.(registry.credentialEnvNames());
+  const storage = await sessionStorageFor(args, source, e.env);
+  const secrets = () => [...registry.credentialEnvNames(), ...storeSecretEnv(storage)];
+  e.hideSecrets?.(secrets());
   const tempDir = userTempDir(tmpdir(), e.log);
-  const layers: LayerContext = { args, source, pithHome, env: e.env, log: e.log, secrets: () => registry.credentialEnvNames() };
+  // tools and `bash` never see the credentials pith reads, nor the session database's URL or password
+  const layers: LayerContext = { args, source, pithHome, env: e.env, log: e.log, secrets };
   const layer = await ProjectLayer.create(layers, cwd);
-  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
-  const storage = createJsonlStorage();
-  const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));
+  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : storage.dirFor(pithHome, cwd);
+  const file = openSessionFile(storage, args, sessionDir, cwd, pithHome);
   for (const w of file.warnings) e.log(w);
   const model = pickModel(args, layer.settings, registry);
   const shared: Shared = {
@@ -346,12 +346,12 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
     if (!model) throw new PithError("not_found", `Model not found: ${p.provider}/${p.modelId}`);
   }
   const noSession = p.noSession ?? sh.args.noSession ?? false;
-  const sessionDir = noSession ? undefined : sh.args.sessionDir ? path.resolve(processCwd, sh.args.sessionDir) : sessionDirFor(sh.pithHome, cwd);
+  const sessionDir = noSession ? undefined : sh.args.sessionDir ? path.resolve(processCwd, sh.args.sessionDir) : sh.storage.dirFor(sh.pithHome, cwd);
   let file: SessionLog;
   if (p.sessionPath !== undefined) {
     if (noSession) throw new PithError("invalid_request", "create_session: sessionPath and noSession exclude each other");
-    const abs = path.resolve(cwd, p.sessionPath);
-    file = sh.storage.exists(abs) ? sh.storage.open(abs, { cwd }) : sh.storage.createAt(abs, { cwd });
+    const ref = sh.storage.resolve(p.sessionPath, cwd);
+    file = sh.storage.exists(ref) ? sh.storage.open(ref, { cwd }) : sh.storage.createAt(ref, { cwd });
   } else {
     file = sh.storage.create({ dir: sessionDir, cwd });
   }
@@ -386,11 +386,11 @@ export function probeModel(args: ParsedArgs, source: SettingsSource, e: Environm
 }
 
 /** The session file the process starts with (engine.md §1.8): --session, --continue, or a new one. */
-function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, sessionsRoot: string): SessionLog {
+function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, pithHome: string): SessionLog {
   if (!sessionDir) return storage.create({ dir: undefined, cwd });
   if (args.session) {
     // a path-like argument resolves against the working directory even when it does not exist
-    const file = resolveSessionArg(args.session, sessionDir, cwd, args.sessionDir ? undefined : sessionsRoot);
+    const file = storage.find(args.session, { dir: sessionDir, cwd, pithHome: args.sessionDir ? undefined : pithHome });
     // engine.md §1.5: a session file that does not exist yet is created at that exact path
     if (!storage.exists(file)) return storage.createAt(file, { cwd });
     return storage.open(file, { cwd });

@@ -16,9 +16,15 @@ import { runPrintMode } from "./modes/print.js";
 async function main(argv: string[]): Promise<number> {
   const log = (m: string) => process.stderr.write(m.endsWith("\n") ? m : m + "\n");
   // `--api-key`'s value leaves the process's command line (ps, /proc/<pid>/cmdline) first thing.
-  const masked = hideSecretsFromProc(process.env, [], ["--api-key"]);
+  // ... and so does `--session-store`'s, a database URL that may hold a password.
+  const masked = hideSecretsFromProc(process.env, [], ["--api-key", "--session-store"]);
   if (masked) log(`pith: could not hide --api-key from /proc/${process.pid}/cmdline (${masked}); processes of this user can read it there`);
   const env: Environment = { env: process.env, cwd: process.cwd(), log, hideSecrets: (names) => hideSecrets(names, log) };
+  if (argv[0] === "sessions") {
+    // loaded only here: the session database's code stays out of every mode's startup
+    const { runSessionsCommand } = await import("./sessions-command.js");
+    return runSessionsCommand(argv.slice(1), env, (line) => process.stdout.write(line + "\n"));
+  }
   let args;
   try {
     args = parseArgs(argv);

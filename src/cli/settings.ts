@@ -62,6 +62,8 @@ export interface Settings {
   mcpServers: McpServerSettings;
   /** Prompt caching: "none", "short" (default, ~5 minutes) or "long" (~1 hour); PITH_CACHE_RETENTION wins. */
   cacheRetention?: CacheRetention;
+  /** Where sessions live: a postgres:// URL, or "jsonl" (session files, the default). Global settings only. */
+  sessionStore?: string;
   /** `read` prefixes each line with its number (xcsh's key); default off, like pi and xcsh. */
   readLineNumbers?: boolean;
   /** The reference's tool switches (engine §3.2, issue 24). */
@@ -229,6 +231,7 @@ const SPEC: Spec = {
   cacheRetention: oneOf("none", "short", "long"),
   readLineNumbers: bool,
   ...TRUST_SPEC,
+  sessionStore: str,
 };
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
@@ -319,7 +322,8 @@ export function readSettingsLayer(level: SettingsLayer["level"], file: string, w
   if (!existsSync(file)) return undefined;
   const { rest, servers } = takeMcpServers(validateSettings(readSettingsFile(file), file, warn), level, file, warn);
   if (level === "project") {
-    for (const key of GLOBAL_ONLY_TRUST_KEYS) {
+    // a project must not send its sessions (or anyone's) to a database of its choosing
+    for (const key of [...GLOBAL_ONLY_TRUST_KEYS, "sessionStore"]) {
       if (!(key in rest)) continue;
       delete rest[key];
       warn(`Ignored setting ${key} in ${file}: only the global settings can set it`);

@@ -4,6 +4,7 @@
 // not know which front door drives it, and shares nothing mutable with another session in the
 // same process except what is passed in (model registry, settings, storage, stream function).
 import { SubagentRegistry } from "./subagent-registry.js";
+import { readSubagentTranscript, type SubagentTranscript } from "./subagent-transcript.js";
 import type { ModelRegistry } from "../providers/models/registry.js";
 import type { StreamFn } from "../providers/types.js";
 import { PithError, errorMessage } from "../shared/errors.js";
@@ -146,6 +147,7 @@ export class AgentSession {
   private readonly structured: StructuredOutput;
   private readonly liveness: Liveness;
   private readonly sandbox: SessionSandbox | undefined;
+  private readonly storage: SessionStorage;
   private readonly extras: PromptExtras;
   /** Builds the built-in tools again when the settings change (`reconfigure`). */
   private readonly buildTools: () => Tool[];
@@ -154,6 +156,7 @@ export class AgentSession {
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
     this.sandbox = o.sandbox;
+    this.storage = o.storage;
     this.releaseTempDir = o.releaseTempDir;
     const settings = structuredClone(o.settings);
     this.settings = settings;
@@ -283,7 +286,7 @@ export class AgentSession {
       exportInfo: () => ({ systemPrompt: this.tools.systemPrompt(), tools: this.tools.active().map((t) => ({ name: t.name, description: t.description })) }),
       log: o.log,
     });
-    this.catalog = new SessionCatalog({ history: this.history, cwd: o.cwd, pithHome: o.pithHome });
+    this.catalog = new SessionCatalog({ history: this.history, storage: o.storage, cwd: o.cwd, pithHome: o.pithHome });
     this.bash = new UserBash({
       cwd: o.cwd,
       settings,
@@ -295,6 +298,11 @@ export class AgentSession {
       wrapCommand: o.sandbox ? (line, dir) => o.sandbox!.wrap(line, dir) : undefined,
     });
     this.recordStartState();
+  }
+
+  /** `get_subagent_messages`: a subagent's session read from a byte offset of its JSONL form. */
+  subagentTranscript(sel: { subagentId?: string; sessionFile?: string }, fromByte: number): Promise<SubagentTranscript> {
+    return readSubagentTranscript(this.storage, this.subagents.resolveSessionFile(sel), fromByte);
   }
 
   // ── identity, events, state ───────────────────────────────────────────────

@@ -2,7 +2,6 @@
 // switch_session, branch (pi: fork), clone, the name, the user messages one can branch from, the
 // stats and the HTML export. Unlike the reference, a running turn is aborted with its closing
 // events visible: the host always sees the run end before the session changes.
-import path from "node:path";
 import type { ExtensionRunner } from "../extensions/index.js";
 import { PithError } from "../shared/errors.js";
 import type { AgentMessage } from "../shared/types.js";
@@ -105,7 +104,7 @@ export class SessionHistory {
     if (typeof sessionPath !== "string" || sessionPath.trim() === "") {
       throw new PithError("invalid_request", 'Invalid "sessionPath": expected a non-empty string');
     }
-    const resolved = path.resolve(this.o.cwd, sessionPath);
+    const resolved = this.o.storage.resolve(sessionPath, this.o.cwd);
     if (resolved === this.sessionFile) return { cancelled: false };
     if (await this.beforeSwitch("resume", resolved)) return { cancelled: true };
     // Open first: a file that cannot be loaded leaves the current session untouched.

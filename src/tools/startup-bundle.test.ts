@@ -82,6 +82,14 @@ describe("startup bundle", () => {
     }
   });
 
+  it("loads nothing of the session database without --session-store: its store and the pg driver only when one is configured", async () => {
+    const { eager, all } = await split("/tmp/pith-startup-bundle-test");
+    expect(all.some((i) => i.includes("src/store/postgres/db-storage.ts")), "the database store is not bundled at all").toBe(true);
+    for (const lazy of ["src/store/postgres/", "node_modules/pg/", "node_modules/pg-", "node_modules/pgpass/"]) {
+      expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
+    }
+  });
+
   it("loads nothing of the language-server layer while lsp.enabled is off, and its LSP packages only with the first server", async () => {
     const { eager, all } = await split("/tmp/pith-startup-bundle-test");
     for (const lazy of ["src/lsp/manager.ts", "src/lsp/tool.ts", ...LSP_PACKAGES]) {

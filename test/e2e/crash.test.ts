@@ -14,15 +14,46 @@
 // Each iteration continues the previous iteration's file with `--session <file>` (taking over
 // the stale lock of the killed process, truncating nothing that was acknowledged), or starts a
 // new session when the last one never reached the disk (and every sixth time anyway). After each kill the file is loaded
-// directly with `SessionStore.open` and, on the next start, over RPC (`get_messages`).
+// directly through the store (`SessionStorage.open`, read-only) and, on the next start, over RPC (`get_messages`).
 // The kill delays come from a seeded PRNG; set CRASH_SEED to replay a failing run.
+//
+// The same run against the session database (`--session-store postgres://…`): each append is one
+// transaction committed before the host hears of it, so the rows hold every acknowledged entry,
+// once, and the writer lock dies with the killed process's connection. CRASH_ITERATIONS sets the
+// number of kills per store (default 30).
 import fs from "node:fs";
+import { hostname } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { SessionStore } from "../../src/store/index.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createJsonlStorage, type SessionStorage } from "../../src/store/index.js";
+import { createPostgresStorage, type DatabaseStorage } from "../../src/store/postgres/index.js";
+import { usePostgres } from "../support/pg-test.js";
 import { Pith, tempDir, type Frame } from "./harness.js";
 
-const ITERATIONS = 30;
+const ITERATIONS = Number(process.env.CRASH_ITERATIONS ?? 30);
+const pgdb = usePostgres();
+let db: DatabaseStorage | undefined;
+afterAll(() => db?.close());
+
+interface StoreUnderTest {
+  storage: SessionStorage;
+  args: string[];
+  /** Resolves once nothing of the killed process `pid` can still write. */
+  gone(pid: number): Promise<void>;
+}
+
+/** The store the test reads the session back from, and the flags that give pith the same store. */
+async function storeFor(kind: "jsonl" | "postgres"): Promise<StoreUnderTest> {
+  if (kind === "jsonl") return { storage: createJsonlStorage(), args: [], gone: async () => {} };
+  db ??= await createPostgresStorage({ url: pgdb.url, env: {} });
+  // A killed process's server backend may still finish the transaction it was sent (an entry the
+  // host never heard of, as a write that reached the file before the kill): read once it is gone.
+  const gone = async (pid: number) => {
+    const name = `pith ${hostname()} ${pid}`;
+    while ((await pgdb.admin("SELECT 1 FROM pg_stat_activity WHERE application_name = $1", [name])).length > 0) await sleep(5);
+  };
+  return { storage: db, args: ["--session-store", pgdb.url], gone };
+}
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 
 function prng(seed: number): () => number {
@@ -59,10 +90,23 @@ function writeScript(dir: string): string {
 
 const INTERRUPTED = "Tool execution was interrupted (session recovery).";
 
-/** Ids of the tool calls that have no result among `messages`, in order. */
+/**
+ * Ids of the tool calls that have no result among `messages`, in order, each id once: a reload
+ * gives each call id one result, and the scripted provider's ids repeat from one process to the
+ * next (two killed runs can leave two unanswered calls of the same id).
+ */
 function unpairedCalls(messages: Frame[]): string[] {
-  const answered = new Set(messages.filter((m) => m.role === "toolResult").map((m) => m.toolCallId));
-  return messages.flatMap((m) => (m.role === "assistant" ? (m.content as Frame[]).filter((b) => b.type === "toolCall" && !answered.has(b.id)).map((b) => b.id as string) : []));
+  const answered = new Set(messages.filter((m) => m.role === "toolResult").map((m) => m.toolCallId as string));
+  const out: string[] = [];
+  for (const m of messages) {
+    if (m.role !== "assistant") continue;
+    for (const b of m.content as Frame[]) {
+      if (b.type !== "toolCall" || answered.has(b.id)) continue;
+      answered.add(b.id);
+      out.push(b.id);
+    }
+  }
+  return out;
 }
 
 const keyOf = (m: Frame): string => `${m.role}|${m.timestamp}|${JSON.stringify(m.content ?? null)}`;
@@ -117,8 +161,10 @@ function acknowledged(frames: Frame[], sent: string[]): Acked {
   return acked;
 }
 
-describe("crash safety", () => {
-  it(`every acknowledged entry survives kill -9 at random points (seed ${SEED})`, async () => {
+describe.each(["jsonl", "postgres"] as const)("crash safety (%s)", (kind) => {
+  it(`every acknowledged entry survives kill -9 at random points (seed ${SEED})`, async (ctx) => {
+    if (kind === "postgres" && pgdb.skip) return ctx.skip(pgdb.skip);
+    const { storage, args: storeArgs, gone } = await storeFor(kind);
     const rand = prng(SEED);
     const home = tempDir("pith-crash-home-");
     const cwd = tempDir("pith-crash-cwd-");
@@ -134,7 +180,7 @@ describe("crash safety", () => {
       // every sixth iteration starts a new session, so the lazy first write gets killed too
       if (iter % 6 === 5) file = undefined;
       const continued = file !== undefined;
-      const args = ["--provider", "scripted", "--model", script, ...(file ? ["--session", file] : [])];
+      const args = ["--provider", "scripted", "--model", script, ...storeArgs, ...(file ? ["--session", file] : [])];
       const p = await Pith.start({ pithHome: home, cwd, args });
       open.push(p);
       const state = await p.request({ type: "get_state" });
@@ -159,16 +205,19 @@ describe("crash safety", () => {
       const sentNames = Array.from({ length: 1000 }, (_, k) => `name ${iter}.${k}`);
       let killed = false;
       const driving = drive(p, iter, rand, () => killed).catch((err: unknown) => err);
+      // the random point is counted from the first run's start, so a slow machine still kills runs
+      await p.waitFor((f) => f.type === "agent_start", 30_000);
       await sleep(rand() * 400);
       killed = true;
       p.child.kill("SIGKILL");
       if (p.events("agent_start").length > p.events("agent_end").length) killsMidRun++;
       await p.exited;
       await driving;
+      await gone(p.child.pid as number);
 
       const acked = acknowledged(p.frames, sentNames);
       const mustHold = [...expected, ...acked.messages];
-      if (!fs.existsSync(file)) {
+      if (!storage.exists(file)) {
         // only a new session that never acknowledged an assistant reply may be absent
         expect(continued, `iteration ${iter}: ${file} disappeared (seed ${SEED})`).toBe(false);
         expect(acked.sawAssistant, `iteration ${iter}: an assistant reply was acknowledged but ${file} is missing`).toBe(false);
@@ -177,7 +226,7 @@ describe("crash safety", () => {
       }
 
       // load directly: never throws, holds every acknowledged message in order, nothing twice
-      const store = SessionStore.open(file, { cwd, readOnly: true });
+      const store = storage.open(file, { cwd, readOnly: true });
       const inFile = store.entries().flatMap((e) => (e.type === "message" ? [keyOf(e.message)] : []));
       expect(missingFromSequence(mustHold, inFile), `iteration ${iter}: ${file} lost an acknowledged message (seed ${SEED})`).toBeUndefined();
       expect(new Set(inFile).size, "no message was written twice").toBe(inFile.length);
@@ -190,10 +239,11 @@ describe("crash safety", () => {
       // what the file holds beyond the acknowledged entries is what the next reload must show
       expected = inFile;
       unpaired = unpairedCalls(store.entries().flatMap((e) => (e.type === "message" ? [e.message as Frame] : [])));
+      store.close();
     }
-    console.info(`crash test (seed ${SEED}): ${ITERATIONS} kills, ${reloads} reloads, ${killsMidRun} mid-run, ${expected.length} messages in the last file`);
+    console.info(`crash test, ${kind} (seed ${SEED}): ${ITERATIONS} kills, ${reloads} reloads, ${killsMidRun} mid-run, ${expected.length} messages in the last file`);
     // the random points must really have hit running turns and reloads, or the test proves little
     expect(reloads).toBeGreaterThan(ITERATIONS / 2);
     expect(killsMidRun).toBeGreaterThan(ITERATIONS / 4);
-  }, 120_000);
+  }, 240_000);
 });
