@@ -90,6 +90,7 @@ describe("sessions in PostgreSQL across processes", () => {
     // A killed (no clean close): its connection ends, and the lock with it
     a.child.kill("SIGKILL");
     await a.exited;
+    await pgdb.connectionGone(a.child.pid as number);
     await ok(b, { type: "switch_session", sessionPath: ref });
     await ask(b, "now B's");
     expect(lastRequest()).toEqual(["user:held by A", "assistant:re: held by A", "user:now B's"]);
