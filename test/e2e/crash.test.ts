@@ -22,7 +22,6 @@
 // once, and the writer lock dies with the killed process's connection. CRASH_ITERATIONS sets the
 // number of kills per store (default 30).
 import fs from "node:fs";
-import { hostname } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createJsonlStorage, type SessionStorage } from "../../src/store/index.js";
@@ -46,13 +45,9 @@ interface StoreUnderTest {
 async function storeFor(kind: "jsonl" | "postgres"): Promise<StoreUnderTest> {
   if (kind === "jsonl") return { storage: createJsonlStorage(), args: [], gone: async () => {} };
   db ??= await createPostgresStorage({ url: pgdb.url, env: {} });
-  // A killed process's server backend may still finish the transaction it was sent (an entry the
-  // host never heard of, as a write that reached the file before the kill): read once it is gone.
-  const gone = async (pid: number) => {
-    const name = `pith ${hostname()} ${pid}`;
-    while ((await pgdb.admin("SELECT 1 FROM pg_stat_activity WHERE application_name = $1", [name])).length > 0) await sleep(5);
-  };
-  return { storage: db, args: ["--session-store", pgdb.url], gone };
+  // A killed process's server backend may still commit the entry it was sent (one the host never
+  // heard of, as a write that reached the file before a kill): read once it is gone.
+  return { storage: db, args: ["--session-store", pgdb.url], gone: (pid) => pgdb.connectionGone(pid) };
 }
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { RpcClient } from "../../src/client/index.js";
 import { initCluster } from "../support/pg-cluster.js";
 import { usePostgres } from "../support/pg-test.js";
 import { CLI, ok, trackPiths, useFakeLlm, Pith, fakeModelsJson, tempDir, type Frame, type StartOptions } from "./harness.js";
@@ -89,6 +90,7 @@ describe("sessions in PostgreSQL across processes", () => {
     // A killed (no clean close): its connection ends, and the lock with it
     a.child.kill("SIGKILL");
     await a.exited;
+    await pgdb.connectionGone(a.child.pid as number);
     await ok(b, { type: "switch_session", sessionPath: ref });
     await ask(b, "now B's");
     expect(lastRequest()).toEqual(["user:held by A", "assistant:re: held by A", "user:now B's"]);
@@ -185,6 +187,31 @@ describe("sessions in PostgreSQL across processes", () => {
     } finally {
       cluster.stop();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the TypeScript client runs pith on the database with args: listSessions' pg: paths work in switchSession and deleteSession", async (ctx) => {
+    if (pgdb.skip) return ctx.skip(pgdb.skip);
+    const home = tempDir("pith-client-home-");
+    const url = await pgdb.freshDatabase();
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, PITH_HOME: home };
+    fs.writeFileSync(path.join(home, "models.json"), JSON.stringify(fakeModelsJson(llm.url)));
+    const client = new RpcClient({ cliPath: CLI, cwd: tempDir("pith-client-cwd-"), env, args: [...OPENAI, "--session-store", url] });
+    await client.start();
+    try {
+      llm.enqueue({ text: "kept in the database" });
+      await client.promptAndWait("remember this");
+      const first = (await client.getState()).sessionFile as string;
+      await client.newSession();
+      const listed = await client.listSessions({ query: "REMEMBER" });
+      expect(listed.sessions.map((s) => [s.path, s.messageCount])).toEqual([[first, 2]]);
+      await client.switchSession(listed.sessions[0].path);
+      expect((await client.getState()).sessionFile).toBe(first);
+      await client.newSession();
+      expect(await client.deleteSession(first)).toEqual({ path: first });
+      expect((await client.listSessions({ query: "REMEMBER" })).sessions).toEqual([]);
+    } finally {
+      await client.close();
     }
   });
 });

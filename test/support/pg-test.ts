@@ -1,5 +1,6 @@
 // What a test file that needs PostgreSQL uses: the run's shared cluster and a database of its own,
 // or the reason there is none (the file's database tests skip with it).
+import { hostname } from "node:os";
 import pg from "pg";
 import { beforeAll, inject } from "vitest";
 import { sharedCluster, type PgCluster } from "./pg-cluster.js";
@@ -16,6 +17,12 @@ export interface PgForTests {
   query<T = Record<string, unknown>>(sql: string, values?: unknown[], url?: string): Promise<T[]>;
   /** The same as the superuser `postgres` (roles, ending other connections). */
   admin<T = Record<string, unknown>>(sql: string, values?: unknown[], url?: string): Promise<T[]>;
+  /**
+   * Resolves once the server has no connection left of the pith process `pid` (of this host). A
+   * killed process's backend may still finish the statement it was sent, and holds its locks
+   * until it has noticed the connection is gone.
+   */
+  connectionGone(pid: number): Promise<void>;
 }
 
 /** Registers a beforeAll that starts (or joins) the cluster and creates this file's database. */
@@ -47,6 +54,11 @@ export function usePostgres(): PgForTests {
     },
     query: <T>(sql: string, values: unknown[] = [], url = state.url) => run<T>("pith", sql, values, url),
     admin: <T>(sql: string, values: unknown[] = [], url = state.url) => run<T>("postgres", sql, values, url),
+    async connectionGone(pid: number) {
+      const name = `pith ${hostname()} ${pid}`;
+      const left = () => run("postgres", "SELECT 1 FROM pg_stat_activity WHERE application_name = $1", [name], state.url);
+      while ((await left()).length > 0) await new Promise((r) => setTimeout(r, 5));
+    },
   };
 
   async function run<T>(user: string, sql: string, values: unknown[], url: string): Promise<T[]> {
