@@ -1,7 +1,7 @@
 // Loads the extensions a command line asks for and attaches them to a session, for any mode.
 import { loadExtensions, type ExtensionErrorInfo } from "../extensions/index.js";
 import { createNoopUi } from "../extensions/ui.js";
-import type { AgentSession, ExtensionBindings } from "../session/index.js";
+import { convertToLlm, type AgentSession, type ExtensionBindings } from "../session/index.js";
 import type { ParsedArgs } from "./args.js";
 
 /**
@@ -13,8 +13,10 @@ export async function attachExtensions(args: ParsedArgs, session: AgentSession, 
   const paths = args.extensions ?? [];
   if (paths.length === 0 && args.noExtensions) return;
   const onLoadError = (info: ExtensionErrorInfo) => (info.event === "load" ? stderr(errorLine(info)) : bindings.onError(info));
-  const loaded = await loadExtensions({ cwd: session.cwd, pithHome, paths, discover: !args.noExtensions, onError: onLoadError });
-  await session.extensions.attach(loaded, bindings);
+  // pi's packages see pith's home as their agent folder and pith's context conversion.
+  const services = { agentDir: pithHome, convertToLlm: (messages: Parameters<typeof convertToLlm>[0]) => convertToLlm(messages) };
+  const load = () => loadExtensions({ cwd: session.cwd, pithHome, paths, discover: !args.noExtensions, onError: onLoadError, services });
+  await session.extensions.attach(await load(), bindings, load);
 }
 
 /** Bindings for a session no one watches (print mode, subagents): no UI, every error on stderr. */

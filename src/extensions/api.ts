@@ -15,10 +15,12 @@ export interface ExtensionRuntime {
   host: ExtensionHost | undefined;
   events: EventBus;
   onError: ExtensionErrorListener;
+  /** `registerProvider` calls made while loading: applied when the runner binds the host. */
+  pendingProviders: Array<{ name: unknown; config: unknown; extension: LoadedExtension }>;
 }
 
 export function createExtensionRuntime(onError: ExtensionErrorListener): ExtensionRuntime {
-  return { host: undefined, events: createEventBus(onError), onError };
+  return { host: undefined, events: createEventBus(onError), onError, pendingProviders: [] };
 }
 
 export function createLoadedExtension(path: string): LoadedExtension {
@@ -49,12 +51,17 @@ function registrationMethods(extension: LoadedExtension, runtime: ExtensionRunti
   const unsupported = (what: string) =>
     runtime.onError({ extensionPath: extension.path, event: what, error: `${what} is not supported by pith; ignored` });
   return {
-    on(event: string, handler: (...args: any[]) => unknown): void {
+    on(event: string, handler: (...args: any[]) => unknown): () => void {
       if (typeof handler !== "function") throw new PithError("invalid_request", `pi.on("${event}") needs a handler function`);
       const list = extension.handlers.get(event) ?? [];
       // Cast: a pi extension may register any event name; the runner calls each handler with that event's own shape.
       list.push(handler as never);
       extension.handlers.set(event, list);
+      return () => {
+        const current = extension.handlers.get(event);
+        const at = current?.indexOf(handler as never) ?? -1;
+        if (current && at >= 0) current.splice(at, 1);
+      };
     },
     registerTool(tool: ToolDefinition<object, any>): void {
       if (!tool || typeof tool.name !== "string" || tool.name.trim() === "") {
@@ -78,9 +85,21 @@ function registrationMethods(extension: LoadedExtension, runtime: ExtensionRunti
       extension.flags.set(name, options?.default);
     },
     getFlag: (name: string) => extension.flags.get(name),
+    // Terminal-only registrations: kept by nobody, since nothing is drawn or typed in pith.
     registerShortcut: () => {},
     registerMessageRenderer: () => {},
-    registerProvider: () => unsupported("registerProvider"),
+    registerEntryRenderer: () => {},
+    registerMarkdownTransformer: () => {},
+    registerProvider(name: unknown, config?: unknown): void {
+      const host = runtime.host;
+      if (host?.registerProvider) host.registerProvider(name, config);
+      else if (host) unsupported("registerProvider");
+      else runtime.pendingProviders.push({ name, config, extension });
+    },
+    unregisterProvider(name: string): void {
+      runtime.pendingProviders = runtime.pendingProviders.filter((p) => p.name !== name);
+      runtime.host?.unregisterProvider?.(name);
+    },
     registerServiceStatus(contribution: ServiceStatusContribution): void {
       if (!contribution || typeof contribution.name !== "string" || contribution.name.trim() === "" || typeof contribution.check !== "function") {
         throw new PithError("invalid_request", "registerServiceStatus needs {name, check}");
@@ -110,6 +129,7 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
     },
     getActiveTools: () => hostOf(runtime).getActiveTools?.() ?? [],
     getAllTools: () => hostOf(runtime).getAllTools?.() ?? [],
+    getCommands: () => hostOf(runtime).getCommands?.() ?? [],
     setActiveTools: (names) => need(runtime, "setActiveTools")(names),
     setModel: (model) => need(runtime, "setModel")(model),
     getThinkingLevel: () => hostOf(runtime).getThinkingLevel?.(),

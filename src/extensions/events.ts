@@ -7,27 +7,52 @@ import type {
   CompactionResult,
   CustomMessage,
   ImageContent,
+  Model,
   SessionEvent,
+  ThinkingLevel,
   UserContent,
 } from "../shared/types.js";
 
 export type SwitchReason = "new" | "resume" | "fork";
+export type CompactReason = "manual" | "threshold" | "overflow";
 
+/**
+ * pi's session events. After new / switch / fork the extensions hear `session_shutdown` then
+ * `session_start` (pi 0.87's lifecycle; the older `session_switch` / `session_branch` are gone).
+ */
 export type SessionLifecycleEvent =
-  | { type: "session_start" }
-  | { type: "session_before_switch"; reason: SwitchReason; targetSessionFile?: string }
-  | { type: "session_switch"; reason: SwitchReason; previousSessionFile?: string }
-  | { type: "session_before_branch"; entryId: string }
-  | { type: "session_branch"; previousSessionFile?: string }
+  | { type: "session_start"; reason: "startup" | "reload" | SwitchReason; previousSessionFile?: string }
+  | { type: "session_info_changed"; name: string | undefined }
+  | { type: "session_before_switch"; reason: "new" | "resume"; targetSessionFile?: string }
+  | { type: "session_before_fork"; entryId: string; position: "before" | "at" }
   | {
       type: "session_before_compact";
       preparation: unknown;
       branchEntries: unknown[];
       customInstructions?: string;
+      reason: CompactReason;
+      willRetry: boolean;
       signal: AbortSignal;
     }
-  | { type: "session_compact"; compactionEntry: unknown; fromExtension: boolean }
-  | { type: "session_shutdown" };
+  | { type: "session_compact"; compactionEntry: unknown; fromExtension: boolean; reason: CompactReason; willRetry: boolean }
+  | { type: "session_compact_failed"; reason: CompactReason; errorMessage?: string; aborted: boolean; willRetry: boolean; fromExtension: boolean }
+  | { type: "session_shutdown"; reason: "quit" | "reload" | SwitchReason; targetSessionFile?: string }
+  | { type: "session_before_tree"; preparation: TreePreparation; signal: AbortSignal }
+  | { type: "session_tree"; newLeafId: string | null; oldLeafId: string | null; summaryEntry?: unknown; fromExtension?: boolean }
+  | { type: "resources_discover"; cwd: string; reason: "startup" | "reload" }
+  | { type: "model_select"; model: Model; previousModel: Model | undefined; source: "set" | "cycle" | "restore" }
+  | { type: "thinking_level_select"; level: ThinkingLevel; previousLevel: ThinkingLevel };
+
+export interface TreePreparation {
+  targetId: string;
+  oldLeafId: string | null;
+  commonAncestorId: string | null;
+  entriesToSummarize: unknown[];
+  userWantsSummary: boolean;
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  label?: string;
+}
 
 export interface ToolCallEvent {
   type: "tool_call";
@@ -53,12 +78,15 @@ export interface BeforeAgentStartEvent {
   prompt: string;
   images?: ImageContent[];
   systemPrompt: string;
+  /** The parts the base system prompt was built from (pith builds it from these; changes are not read back). */
+  systemPromptOptions: { cwd: string; selectedTools?: string[] };
 }
 export interface InputEvent {
   type: "input";
   text: string;
   images?: ImageContent[];
   source: "interactive" | "rpc" | "extension";
+  streamingBehavior?: "steer" | "followUp";
 }
 export interface UserBashEvent {
   type: "user_bash";

@@ -2,13 +2,21 @@
 // itself: only these callbacks, wrapped by the API object and the handler context.
 import type { Model, ThinkingLevel, UserContent } from "../shared/types.js";
 import type { CustomMessageInput } from "./events.js";
+import type { ReadonlySessionManager } from "./session-view.js";
 import type {
+  CompactOptions,
   ContextUsage,
   ExecOptions,
   ExecResult,
+  ExtensionMode,
+  ModelRegistryView,
+  NavigateTreeOptions,
   NewSessionOptions,
+  ScopedModel,
   SendMessageOptions,
   SendUserMessageOptions,
+  SlashCommandInfo,
+  SystemPromptOptions,
   ToolInfo,
 } from "./types.js";
 import type { ExtensionUi } from "./ui.js";
@@ -18,6 +26,8 @@ export interface ExtensionHost {
   ui: ExtensionUi;
   /** Default true (RPC); print mode passes false. */
   hasUI?: boolean;
+  /** How pith was started; default "rpc". */
+  mode?: ExtensionMode;
   abort(): void;
   isIdle(): boolean;
   /** May return a promise; a rejection is reported as an extension error, never thrown. */
@@ -30,8 +40,19 @@ export interface ExtensionHost {
   hasPendingMessages?(): boolean;
   /** Called when an extension calls `ctx.shutdown()` (the runner also sets `shutdownRequested`). */
   onShutdownRequested?(): void;
-  sessionManager?: unknown;
-  modelRegistry?: unknown;
+  /** One object for the session's whole life (extensions key maps by it). */
+  sessionManager?: ReadonlySessionManager;
+  modelRegistry?: ModelRegistryView;
+  getScopedModels?(): readonly ScopedModel[];
+  /** The running run's abort signal; undefined while idle. */
+  getSignal?(): AbortSignal | undefined;
+  /** Whether the project layer of the working folder is trusted; default false. */
+  isProjectTrusted?(): boolean;
+  compact?(options?: CompactOptions): void;
+  getSystemPromptOptions?(): SystemPromptOptions;
+  getCommands?(): SlashCommandInfo[];
+  registerProvider?(name: unknown, config: unknown): void;
+  unregisterProvider?(name: string): void;
   getContextUsage?(): ContextUsage | undefined;
   getSystemPrompt?(): string;
   appendEntry?(customType: string, data?: unknown): void;
@@ -50,5 +71,7 @@ export interface ExtensionHost {
   waitForIdle?(): Promise<void>;
   newSession?(options?: NewSessionOptions): Promise<{ cancelled: boolean }>;
   branch?(entryId: string): Promise<{ cancelled: boolean }>;
+  navigateTree?(targetId: string, options?: NavigateTreeOptions): Promise<{ cancelled: boolean }>;
+  reload?(): Promise<void>;
   switchSession?(sessionPath: string): Promise<{ cancelled: boolean }>;
 }

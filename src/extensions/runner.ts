@@ -26,6 +26,8 @@ import type {
   UserBashEventResult,
 } from "./events.js";
 import type { ExtensionHost } from "./host.js";
+import { expandPromptText, skillsPromptSection } from "./prompt-expansion.js";
+import type { LoadedResources } from "./resources.js";
 import {
   beforeAgentStartReducer,
   cancelReducer,
@@ -46,7 +48,7 @@ import type {
   ToolDefinition,
 } from "./types.js";
 
-type CancelEvent = Extract<SessionLifecycleEvent, { type: "session_before_switch" | "session_before_branch" }>;
+type CancelEvent = Extract<SessionLifecycleEvent, { type: "session_before_switch" | "session_before_fork" | "session_before_tree" }>;
 type CompactEvent = Extract<SessionLifecycleEvent, { type: "session_before_compact" }>;
 
 const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
@@ -57,12 +59,15 @@ const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
   input: inputReducer,
   user_bash: userBashReducer,
   session_before_switch: cancelReducer,
-  session_before_branch: cancelReducer,
+  session_before_fork: cancelReducer,
+  session_before_tree: cancelReducer,
   session_before_compact: cancelReducer,
 };
 
 export class ExtensionRunner {
   readonly extensions: readonly LoadedExtension[];
+  /** Skills and prompt templates the loaded packages declare. */
+  private readonly resources: LoadedResources | undefined;
   private readonly host: ExtensionHost;
   private readonly onError: ExtensionErrorListener;
   private readonly ctx: ExtensionContext;
@@ -73,11 +78,20 @@ export class ExtensionRunner {
 
   constructor(loaded: LoadedExtensions, host: ExtensionHost, onError: ExtensionErrorListener) {
     this.extensions = loaded.extensions;
+    this.resources = loaded.resources;
     this.host = host;
     this.onError = onError;
     loaded.runtime.host = host;
     loaded.runtime.onError = onError;
     this.ctx = createExtensionContext(host, createUiContext(host.ui), () => this.requestShutdown());
+    for (const p of loaded.runtime.pendingProviders.splice(0)) {
+      try {
+        if (host.registerProvider) host.registerProvider(p.name, p.config);
+        else onError({ extensionPath: p.extension.path, event: "registerProvider", error: "registerProvider is not supported by pith in this mode; ignored" });
+      } catch (err) {
+        onError({ extensionPath: p.extension.path, event: "registerProvider", error: errorMessage(err) });
+      }
+    }
   }
 
   /** Set by `ctx.shutdown()`: the host exits after handling its next command. */
@@ -207,7 +221,16 @@ export class ExtensionRunner {
     return this.extensions.flatMap((ext) => [...ext.serviceStatuses.values()]);
   }
 
+  /** Slash commands a prompt may start with: extension commands, then prompt templates, then skills (pi's order). */
   commands(): ExtensionCommandInfo[] {
+    const out = this.extensionCommands();
+    for (const t of this.resources?.prompts ?? []) out.push({ name: t.name, description: t.description, source: "prompt", path: t.filePath });
+    for (const s of this.resources?.skills ?? []) out.push({ name: `skill:${s.name}`, description: s.description, source: "skill", path: s.filePath });
+    return out;
+  }
+
+  /** The commands extensions registered (first registration of a name wins). */
+  extensionCommands(): ExtensionCommandInfo[] {
     const out: ExtensionCommandInfo[] = [];
     const seen = new Set<string>();
     for (const ext of this.extensions) {
@@ -220,6 +243,21 @@ export class ExtensionRunner {
       }
     }
     return out;
+  }
+
+  /** A `/skill:name` or `/template` prompt as the model receives it; other text unchanged. */
+  expandPrompt(text: string): string {
+    try {
+      return expandPromptText(text, this.resources);
+    } catch (err) {
+      this.onError({ extensionPath: text.split(/\s/)[0], event: "skill_expansion", error: errorMessage(err) });
+      return text;
+    }
+  }
+
+  /** The `<available_skills>` section of the system prompt ("" without skills). */
+  skillsPrompt(): string {
+    return skillsPromptSection(this.resources?.skills ?? []);
   }
 
   /**

@@ -1,7 +1,7 @@
 // The extension API, source-compatible with pi's for what pith implements: a module's default
 // export is a factory `(pi: ExtensionAPI) => void | Promise<void>`.
 import type { Static, TSchema } from "typebox";
-import type { AgentToolResult, Model, ThinkingLevel, UserContent } from "../shared/types.js";
+import type { AgentToolResult, CompactionResult, Model, ThinkingLevel, UserContent } from "../shared/types.js";
 import type {
   BeforeAgentStartEvent,
   BeforeAgentStartEventResult,
@@ -22,6 +22,7 @@ import type {
   UserBashEvent,
   UserBashEventResult,
 } from "./events.js";
+import type { ReadonlySessionManager } from "./session-view.js";
 import type { ExtensionUiContext } from "./ui-context.js";
 
 /** What an `extension_error` frame carries. */
@@ -55,24 +56,91 @@ export interface ExecResult {
   code: number;
   killed: boolean;
 }
+/** Where a tool or command comes from (pi's `sourceInfo`). */
+export interface SourceInfo {
+  path: string;
+  source: string;
+  scope: "user" | "project" | "temporary";
+  origin: "package" | "top-level";
+  baseDir?: string;
+}
+/** `pi.getAllTools()`: every tool of the session, active or not. */
 export interface ToolInfo {
   name: string;
   description: string;
+  parameters: Record<string, unknown>;
+  promptGuidelines?: string[];
+  sourceInfo: SourceInfo;
+}
+/** `pi.getCommands()`: extension commands, prompt templates and skills. */
+export interface SlashCommandInfo {
+  name: string;
+  description?: string;
+  source: "extension" | "prompt" | "skill";
+  sourceInfo: SourceInfo;
 }
 export interface NewSessionOptions {
   parentSession?: string;
+}
+/** How the session runs: pith is headless, so never "tui". */
+export type ExtensionMode = "tui" | "rpc" | "json" | "print";
+export interface ScopedModel {
+  model: Model;
+  thinkingLevel?: ThinkingLevel;
+}
+export interface CompactOptions {
+  customInstructions?: string;
+  onComplete?: (result: CompactionResult) => void;
+  onError?: (error: Error) => void;
+}
+export interface NavigateTreeOptions {
+  summarize?: boolean;
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  label?: string;
+}
+/** `ctx.modelRegistry`: the models the session knows and their credentials. */
+export interface ModelRegistryView {
+  getAll(): Model[];
+  getAvailable(): Model[];
+  find(provider: string, modelId: string): Model | undefined;
+  hasConfiguredAuth(model: Model | string): boolean;
+  getApiKeyForProvider(provider: string): Promise<string | undefined>;
+  getApiKeyAndHeaders(model: Model): Promise<{ ok: true; apiKey?: string; headers?: Record<string, string> } | { ok: false; error: string }>;
+  getError(): string | undefined;
+  refresh(): Promise<void>;
+}
+/** The base options the system prompt is built from (pi's BuildSystemPromptOptions, as pith has them). */
+export interface SystemPromptOptions {
+  cwd: string;
+  selectedTools?: string[];
+  customPrompt?: string;
+  appendSystemPrompt?: string;
+  contextFiles?: Array<{ path: string; content: string }>;
+  skills?: Array<{ name: string; description: string; filePath: string }>;
 }
 
 /** `ctx` given to every handler and tool. */
 export interface ExtensionContext {
   ui: ExtensionUiContext;
+  /** How pith was started (rpc, json, print); never "tui". */
+  mode: ExtensionMode;
   hasUI: boolean;
   cwd: string;
-  /** A read-only view the host chose to expose (entries, branch, leaf...), if any. */
-  sessionManager: unknown;
-  modelRegistry: unknown;
+  /** The open session file, read-only (the same object for the whole life of the session). */
+  sessionManager: ReadonlySessionManager;
+  modelRegistry: ModelRegistryView;
   readonly model: Model | undefined;
+  /** `--models` scope; empty when every available model may be used. */
+  readonly scopedModels: readonly ScopedModel[];
+  readonly thinkingLevel?: ThinkingLevel;
+  /** The running run's abort signal; undefined while idle. */
+  readonly signal: AbortSignal | undefined;
   isIdle(): boolean;
+  /** Whether this folder's project layer (settings, extensions, prompts) is trusted. */
+  isProjectTrusted(): boolean;
+  /** Starts a compaction without waiting for it; the callbacks say how it ended. */
+  compact(options?: CompactOptions): void;
   abort(): void;
   hasPendingMessages(): boolean;
   /** RPC: sets a flag; the host exits after the next command. Print mode: no-op. */
@@ -83,11 +151,15 @@ export interface ExtensionContext {
 
 /** `ctx` given to command handlers: adds session control. */
 export interface ExtensionCommandContext extends ExtensionContext {
+  getSystemPromptOptions(): SystemPromptOptions;
   waitForIdle(): Promise<void>;
-  newSession(options?: NewSessionOptions): Promise<{ cancelled: boolean }>;
-  fork(entryId: string): Promise<{ cancelled: boolean }>;
+  newSession(options?: NewSessionOptions & { setup?: unknown; withSession?: unknown }): Promise<{ cancelled: boolean }>;
+  fork(entryId: string, options?: { position?: "before" | "at"; withSession?: unknown }): Promise<{ cancelled: boolean }>;
   branch(entryId: string): Promise<{ cancelled: boolean }>;
-  switchSession(sessionPath: string): Promise<{ cancelled: boolean }>;
+  navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<{ cancelled: boolean }>;
+  switchSession(sessionPath: string, options?: { withSession?: unknown }): Promise<{ cancelled: boolean }>;
+  /** Reloads extensions, skills and prompt templates (they see `session_shutdown` then `session_start` with reason "reload"). */
+  reload(): Promise<void>;
 }
 
 export type ToolUpdateCallback = (partial: AgentToolResult) => void;
@@ -139,7 +211,8 @@ export interface EventResultMap {
   input: InputEventResult;
   user_bash: UserBashEventResult;
   session_before_switch: CancelResult;
-  session_before_branch: CancelResult;
+  session_before_fork: CancelResult;
+  session_before_tree: CancelResult;
   session_before_compact: SessionBeforeCompactResult;
 }
 export type EventOf<T extends ExtensionEventType> = Extract<ExtensionEvent, { type: T }>;
@@ -153,16 +226,21 @@ export interface ServiceStatusContribution {
 }
 
 export interface ExtensionAPI {
-  on<T extends ExtensionEventType>(event: T, handler: ExtensionHandler<EventOf<T>, ResultOf<T>>): void;
+  /** Returns the function that removes the handler again. */
+  on<T extends ExtensionEventType>(event: T, handler: ExtensionHandler<EventOf<T>, ResultOf<T>>): () => void;
   /** Events pith never emits (TUI-only ones) are accepted and never fire. */
-  on(event: string, handler: ExtensionHandler<any, any>): void;
+  on(event: string, handler: ExtensionHandler<any, any>): () => void;
   registerTool<TParams extends object>(tool: ToolDefinition<TParams>): void;
   registerCommand(name: string, options: CommandDefinition): void;
   registerShortcut(shortcut: string, options: unknown): void;
   registerFlag(name: string, options: { description?: string; type: "boolean" | "string"; default?: boolean | string }): void;
   getFlag(name: string): boolean | string | undefined;
+  /** Renderers draw on a terminal: accepted, never called (pith is headless). */
   registerMessageRenderer(customType: string, renderer: unknown): void;
-  registerProvider(name: string, config: unknown): void;
+  registerEntryRenderer(customType: string, renderer: unknown): void;
+  registerMarkdownTransformer(transformer: unknown): void;
+  registerProvider(name: string | { name?: string; id?: string }, config?: unknown): void;
+  unregisterProvider(name: string): void;
   /** xcsh: a status check that `get_integrations` runs (bounded by its timeout). */
   registerServiceStatus(contribution: ServiceStatusContribution): void;
   sendMessage(message: CustomMessageInput, options?: SendMessageOptions): void;
@@ -175,6 +253,7 @@ export interface ExtensionAPI {
   getActiveTools(): string[];
   getAllTools(): ToolInfo[];
   setActiveTools(names: string[]): void;
+  getCommands(): SlashCommandInfo[];
   setModel(model: Model): Promise<boolean>;
   getThinkingLevel(): ThinkingLevel | undefined;
   setThinkingLevel(level: ThinkingLevel): void;

@@ -15,6 +15,8 @@ import { Conversation } from "./conversation.js";
 import { EventHub, type SessionListener } from "./event-hub.js";
 import { ExtensionHooks } from "./extension-hooks.js";
 import { createExtensionHost } from "./extension-host.js";
+import { createSessionView } from "./extension-session-view.js";
+import type { ReadonlySessionManager } from "../extensions/index.js";
 import { Liveness, type ActivitySnapshot } from "./liveness.js";
 import { PromptExtras } from "./prompt-extras.js";
 import { PromptTracker, type PromptId, type PromptOutcome } from "./prompt-tracker.js";
@@ -129,6 +131,8 @@ export class AgentSession {
   private readonly structured: StructuredOutput;
   private readonly liveness: Liveness;
   private readonly sandbox: SessionSandbox | undefined;
+  /** `ctx.sessionManager`: one object for the session's whole life, reading whichever file is open. */
+  private readonly sessionView: ReadonlySessionManager;
 
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
@@ -266,6 +270,14 @@ export class AgentSession {
       record: (m) => this.pipeline.recordBash(m),
       wrapCommand: o.sandbox ? (line, dir) => o.sandbox!.wrap(line, dir) : undefined,
     });
+    this.sessionView = createSessionView({
+      cwd: o.cwd,
+      log: () => this.conversation.log,
+      sessionDir: () => this.history.sessionDir,
+      messages: () => this.conversation.messages,
+      model: () => this.conversation.model,
+      thinkingLevel: () => this.conversation.thinkingLevel,
+    });
     this.recordStartState();
   }
 
@@ -326,6 +338,8 @@ export class AgentSession {
       const done = this.hooks.runExtensionCommand(text);
       return { accepted: Promise.resolve(), done, outcome: localOutcome(done) };
     }
+    // A package's skill (`/skill:name`) or prompt template (`/name`) becomes the text it stands for.
+    text = this.hooks.expandPrompt(text);
     if (this.isStreaming) {
       const behavior = options.streamingBehavior;
       if (!behavior) return rejected(new PithError("busy", BUSY_ERROR));
@@ -496,7 +510,12 @@ export class AgentSession {
       prompt: (text, options) => this.prompt(text, options),
       waitForIdle: () => this.waitForIdle(),
       systemPrompt: () => this.tools.systemPrompt(),
-      activeTools: () => this.tools.active(),
+      tools: this.tools,
+      sessionView: this.sessionView,
+      extensions: () => this.extensions.current,
+      signal: () => this.runs.signal,
+      compact: (instructions) => this.compact(instructions),
+      reload: () => this.extensions.reload(),
     };
   }
 }

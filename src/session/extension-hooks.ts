@@ -34,7 +34,7 @@ export class ExtensionHooks {
     if (!ext) return undefined;
     const m = COMMAND_RE.exec(text);
     if (!m) return undefined;
-    return ext.commands().some((c) => c.name === m[1]) ? m[1] : undefined;
+    return ext.extensionCommands().some((c) => c.name === m[1]) ? m[1] : undefined;
   }
   isExtensionCommand(text: string): boolean {
     return this.commandName(text) !== undefined;
@@ -42,13 +42,17 @@ export class ExtensionHooks {
   async runExtensionCommand(text: string): Promise<void> {
     await this.runner()?.runCommand(text);
   }
+  /** A skill or prompt-template command expanded to its text; anything else unchanged. */
+  expandPrompt(text: string): string {
+    return this.runner()?.expandPrompt(text) ?? text;
+  }
 
   /** Custom messages (and maybe a system prompt) from `before_agent_start` handlers. */
   async beforeAgentStart(user: UserMessage, text: string): Promise<AgentMessage[]> {
     const ext = this.runner();
     if (!ext?.hasHandlers("before_agent_start")) return [];
     const images = Array.isArray(user.content) ? user.content.filter((b) => b.type === "image") : [];
-    const outcome = await ext.emit({ type: "before_agent_start", prompt: text, images, systemPrompt: this.systemPrompt() });
+    const outcome = await ext.emit({ type: "before_agent_start", prompt: text, images, systemPrompt: this.systemPrompt(), systemPromptOptions: { cwd: ext.context.cwd } });
     if (outcome?.systemPrompt !== undefined) this.systemPromptOverride = outcome.systemPrompt;
     return (outcome?.messages ?? []).map((m) => ({ role: "custom", ...m, timestamp: Date.now() }) as AgentMessage);
   }

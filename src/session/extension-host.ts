@@ -1,12 +1,25 @@
 // The ExtensionHost port (defined by src/extensions/) that a session implements for its
 // extensions: narrow callbacks over the session's parts, never the session object itself.
-import type { CustomMessageInput, ExtensionHost, ExtensionUi, SendMessageOptions, SendUserMessageOptions } from "../extensions/index.js";
-import type { CustomMessage, UserContent } from "../shared/types.js";
+import type {
+  CustomMessageInput,
+  ExtensionHost,
+  ExtensionMode,
+  ExtensionRunner,
+  ExtensionUi,
+  ModelRegistryView,
+  ReadonlySessionManager,
+  SendMessageOptions,
+  SendUserMessageOptions,
+  SlashCommandInfo,
+  ToolInfo,
+} from "../extensions/index.js";
+import type { CompactionResult, CustomMessage, Model, UserContent } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
 import type { Conversation } from "./conversation.js";
 import { userMessage, type MessageQueues } from "./queues.js";
 import type { SessionHistory } from "./session-history.js";
 import type { SessionModels } from "./session-models.js";
+import type { SessionTools } from "./session-tools.js";
 import { contentText } from "./store/message-text.js";
 import type { PromptHandle, PromptOptions } from "./types.js";
 
@@ -14,6 +27,10 @@ import type { PromptHandle, PromptOptions } from "./types.js";
 export interface ExtensionBindings {
   ui: ExtensionUi;
   hasUI: boolean;
+  /** How pith was started (`ctx.mode`); default "rpc". */
+  mode?: ExtensionMode;
+  /** Whether the working folder's project layer is trusted (`ctx.isProjectTrusted()`); default false. */
+  isProjectTrusted?(): boolean;
   /** Errors raised after loading (handlers, commands, the shared event bus). */
   onError(info: { extensionPath: string; event: string; error: string }): void;
   /** A prompt an extension started failed (no host command to answer). */
@@ -28,12 +45,19 @@ export interface HostedSession {
   queues: MessageQueues;
   models: SessionModels;
   history: SessionHistory;
+  extensions(): ExtensionRunner | undefined;
   isBusy(): boolean;
   abort(): Promise<void>;
   prompt(text: string, options?: PromptOptions): PromptHandle;
   waitForIdle(): Promise<void>;
   systemPrompt(): string;
-  activeTools(): Tool[];
+  tools: SessionTools;
+  /** The same view for the session's whole life. */
+  sessionView: ReadonlySessionManager;
+  signal(): AbortSignal | undefined;
+  compact(customInstructions?: string): Promise<CompactionResult>;
+  /** Loads the extensions again (`ctx.reload()`); absent when the front door cannot. */
+  reload?(): Promise<void>;
 }
 
 export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): ExtensionHost {
@@ -54,8 +78,25 @@ export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): 
     setSessionName: (name) => void log().setName(name),
     getSessionName: () => log().name,
     setLabel: (targetId, label) => void log().append(label ? { type: "label", targetId, label } : { type: "label", targetId }),
-    getActiveTools: () => s.activeTools().map((t) => t.name),
-    getAllTools: () => s.activeTools().map((t) => ({ name: t.name, description: t.description })),
+    getActiveTools: () => s.tools.active().map((t) => t.name),
+    getAllTools: () => s.tools.all().map(toolInfo),
+    setActiveTools: (names) => s.tools.setActive(names),
+    getCommands: () => commandInfos(s),
+    sessionManager: s.sessionView,
+    modelRegistry: registryView(s.models),
+    getScopedModels: () => s.models.scoped.map((model) => ({ model })),
+    getSignal: () => s.signal(),
+    mode: opts.mode ?? "rpc",
+    isProjectTrusted: () => opts.isProjectTrusted?.() ?? false,
+    compact: (o) => {
+      s.compact(o?.customInstructions).then(
+        (result) => o?.onComplete?.(result),
+        (err: unknown) => o?.onError?.(err instanceof Error ? err : new Error(String(err))),
+      );
+    },
+    getSystemPromptOptions: () => ({ cwd: s.cwd, selectedTools: s.tools.active().map((t) => t.name) }),
+    navigateTree: (targetId, o) => s.history.navigateTree(targetId, o),
+    reload: () => (s.reload ? s.reload() : Promise.reject(new Error("ctx.reload() is not supported by pith in this mode"))),
     setModel: async (model) => {
       try {
         await s.models.set(model.provider, model.id);
@@ -70,6 +111,37 @@ export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): 
     newSession: (o) => s.history.newSession(o?.parentSession),
     branch: async (entryId) => ({ cancelled: (await s.history.branch(entryId)).cancelled }),
     switchSession: (p) => s.history.switchTo(p),
+  };
+}
+
+function toolInfo(t: Tool): ToolInfo {
+  const source = t.source === "extension" ? "extension" : t.source === "mcp" ? "mcp" : t.source === "host" ? "rpc" : "builtin";
+  return { name: t.name, description: t.description, parameters: t.parameters, sourceInfo: { path: `<${source}:${t.name}>`, source, scope: "temporary", origin: "top-level" } };
+}
+
+function commandInfos(s: HostedSession): SlashCommandInfo[] {
+  const runner = s.extensions();
+  return (runner?.commands() ?? []).map((c) => ({
+    name: c.name,
+    ...(c.description !== undefined ? { description: c.description } : {}),
+    source: c.source,
+    sourceInfo: { path: c.path, source: "local", scope: "temporary", origin: "top-level" },
+  }));
+}
+
+/** `ctx.modelRegistry` over the session's model registry. */
+function registryView(models: SessionModels): ModelRegistryView {
+  const r = models.registry;
+  const providerOf = (m: Model | string) => (typeof m === "string" ? m : m.provider);
+  return {
+    getAll: () => r.all(),
+    getAvailable: () => r.available(),
+    find: (provider, id) => r.find(provider, id),
+    hasConfiguredAuth: (m) => r.hasCredentials(providerOf(m)),
+    getApiKeyForProvider: (provider) => r.getApiKey(provider),
+    getApiKeyAndHeaders: async (model) => ({ ok: true, apiKey: await r.getApiKey(model.provider), ...(model.headers ? { headers: model.headers } : {}) }),
+    getError: () => undefined,
+    refresh: () => r.discover(),
   };
 }
 

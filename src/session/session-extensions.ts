@@ -1,10 +1,15 @@
 // The extensions attached to a session: the runner, created when the front door attaches the
-// loaded modules with its UI, and what hosts ask of it (commands, shutdown requests).
+// loaded modules with its UI, and what hosts ask of it (commands, shutdown requests, reload).
 import { ExtensionRunner, type ExtensionCommandInfo, type ExtensionHost, type LoadedExtensions } from "../extensions/index.js";
 import type { ExtensionBindings } from "./extension-host.js";
 
+/** Loads the session's extensions again from where they came (`ctx.reload()`). */
+export type ExtensionReloader = () => Promise<LoadedExtensions>;
+
 export class SessionExtensions {
   private runner: ExtensionRunner | undefined;
+  private bindings: ExtensionBindings | undefined;
+  private reloader: ExtensionReloader | undefined;
 
   /** `portFor` builds the session's ExtensionHost port for the front door's bindings. */
   constructor(private readonly portFor: (bindings: ExtensionBindings) => ExtensionHost) {}
@@ -14,14 +19,30 @@ export class SessionExtensions {
     return this.runner;
   }
 
-  /** Attaches loaded extensions (none → nothing happens), then emits `session_start`. */
-  async attach(loaded: LoadedExtensions, bindings: ExtensionBindings): Promise<void> {
-    if (loaded.extensions.length === 0) return;
+  /** Attaches loaded extensions (none → nothing happens), then emits `session_start` (reason "startup"). */
+  async attach(loaded: LoadedExtensions, bindings: ExtensionBindings, reloader?: ExtensionReloader): Promise<void> {
+    this.reloader = reloader;
+    if (loaded.extensions.length === 0 && !loaded.resources) return;
+    this.bindings = bindings;
     this.runner = new ExtensionRunner(loaded, this.portFor(bindings), bindings.onError);
-    await this.runner.emit({ type: "session_start" });
+    await this.runner.emit({ type: "session_start", reason: "startup" });
+    await this.runner.emit({ type: "resources_discover", cwd: this.runner.context.cwd, reason: "startup" });
   }
 
-  /** Slash commands the extensions registered (`get_commands`). */
+  /**
+   * `ctx.reload()`: `session_shutdown` (reason "reload") to the running extensions, then the
+   * extensions loaded again and started with `session_start` (reason "reload").
+   */
+  async reload(): Promise<void> {
+    if (!this.reloader || !this.bindings) throw new Error("ctx.reload() is not supported by pith in this mode");
+    await this.runner?.emit({ type: "session_shutdown", reason: "reload" });
+    const loaded = await this.reloader();
+    this.runner = new ExtensionRunner(loaded, this.portFor(this.bindings), this.bindings.onError);
+    await this.runner.emit({ type: "session_start", reason: "reload" });
+    await this.runner.emit({ type: "resources_discover", cwd: this.runner.context.cwd, reason: "reload" });
+  }
+
+  /** Slash commands the extensions registered and the packages' templates and skills (`get_commands`). */
   commands(): ExtensionCommandInfo[] {
     return this.runner?.commands() ?? [];
   }
@@ -31,8 +52,8 @@ export class SessionExtensions {
     return this.runner?.shutdownRequested ?? false;
   }
 
-  /** Tells extensions the session is shutting down (`session_shutdown`). */
+  /** Tells extensions the process is ending (`session_shutdown`, reason "quit"). */
   async shutdown(): Promise<void> {
-    await this.runner?.emit({ type: "session_shutdown" });
+    await this.runner?.emit({ type: "session_shutdown", reason: "quit" });
   }
 }

@@ -96,7 +96,7 @@ export class SessionHistory {
     // switch back restores it; no model_change: the first assistant message records the model
     const level = this.conversation.thinkingLevel;
     if (level !== undefined) log.append({ type: "thinking_level_change", thinkingLevel: level });
-    this.afterSwitch("new", previous);
+    await this.afterSwitch("new", previous);
     return { cancelled: false };
   }
 
@@ -115,7 +115,7 @@ export class SessionHistory {
     const previous = this.sessionFile;
     this.o.clearQueues();
     this.o.replaceLog(log);
-    this.afterSwitch("resume", previous);
+    await this.afterSwitch("resume", previous);
     return { cancelled: false };
   }
 
@@ -127,26 +127,25 @@ export class SessionHistory {
     if (!entry || entry.type !== "message" || entry.message.role !== "user") {
       throw new PithError("invalid_request", "Invalid entry ID for branching");
     }
-    const ext = this.o.runner();
-    if (ext?.hasHandlers("session_before_branch")) {
-      const result = await ext.emit({ type: "session_before_branch", entryId });
-      if (result?.cancel) return { text: source.userMessageEntries().find((e) => e.entryId === entryId)?.text ?? "", cancelled: true };
+    if (await this.beforeFork(entryId, "before")) {
+      return { text: source.userMessageEntries().find((e) => e.entryId === entryId)?.text ?? "", cancelled: true };
     }
     await this.o.quiesce();
     const { store, text } = source.branchToNewFile(entryId);
     const previous = source.path;
     this.o.replaceLog(store);
-    void ext?.emit({ type: "session_branch", previousSessionFile: previous });
+    await this.afterSwitch("fork", previous);
     return { text, cancelled: false };
   }
 
   /** pi's `clone`: duplicate the current branch into a new session file. */
   async clone(): Promise<{ cancelled: boolean }> {
-    if (await this.beforeSwitch("fork")) return { cancelled: true };
+    const leaf = this.conversation.log.leafId;
+    if (leaf !== null && (await this.beforeFork(leaf, "at"))) return { cancelled: true };
     await this.o.quiesce();
     const previous = this.sessionFile;
     this.o.replaceLog(this.conversation.log.cloneToNewFile());
-    this.afterSwitch("fork", previous);
+    await this.afterSwitch("fork", previous);
     return { cancelled: false };
   }
 
@@ -192,14 +191,54 @@ export class SessionHistory {
     return exportSessionHtml(log, { outputPath, cwd: this.o.cwd, systemPrompt: info.systemPrompt, tools: info.tools });
   }
 
-  private async beforeSwitch(reason: SwitchReason, target?: string): Promise<boolean> {
+  /**
+   * pi's tree navigation inside the open file: the next entry attaches to `targetId` (to its
+   * parent for a user message, whose text the host may send again). Extensions may cancel it
+   * (`session_before_tree`) and hear `session_tree`. Summarizing the abandoned branch is not offered.
+   */
+  async navigateTree(targetId: unknown, options: { summarize?: boolean; label?: string } = {}): Promise<{ cancelled: boolean }> {
+    const log = this.conversation.log;
+    const entry = typeof targetId === "string" ? log.getEntry(targetId) : undefined;
+    if (!entry) throw new PithError("invalid_request", `Entry ${String(targetId)} not found`);
+    if (options.summarize) throw new PithError("unavailable", "navigateTree: pith does not summarize the branch left behind; call it without summarize");
+    const oldLeafId = log.leafId;
+    const ext = this.o.runner();
+    if (ext?.hasHandlers("session_before_tree")) {
+      const controller = new AbortController();
+      const preparation = { targetId: entry.id, oldLeafId, commonAncestorId: null, entriesToSummarize: [], userWantsSummary: false, ...(options.label ? { label: options.label } : {}) };
+      const result = await ext.emit({ type: "session_before_tree", preparation, signal: controller.signal });
+      if (result?.cancel) return { cancelled: true };
+    }
+    await this.o.quiesce();
+    const newLeafId = entry.type === "message" && entry.message.role === "user" ? entry.parentId : entry.id;
+    log.moveLeaf(newLeafId);
+    this.conversation.load();
+    await ext?.emit({ type: "session_tree", newLeafId, oldLeafId });
+    return { cancelled: false };
+  }
+
+  private async beforeSwitch(reason: "new" | "resume", target?: string): Promise<boolean> {
     const ext = this.o.runner();
     if (!ext?.hasHandlers("session_before_switch")) return false;
     const result = await ext.emit({ type: "session_before_switch", reason, targetSessionFile: target });
     return result?.cancel === true;
   }
 
-  private afterSwitch(reason: SwitchReason, previous: string | undefined): void {
-    void this.o.runner()?.emit({ type: "session_switch", reason, previousSessionFile: previous });
+  private async beforeFork(entryId: string, position: "before" | "at"): Promise<boolean> {
+    const ext = this.o.runner();
+    if (!ext?.hasHandlers("session_before_fork")) return false;
+    const result = await ext.emit({ type: "session_before_fork", entryId, position });
+    return result?.cancel === true;
+  }
+
+  /**
+   * pi's lifecycle after a session replacement: the extensions hear `session_shutdown` (with the
+   * file they move to) and then `session_start` (with the file they left), both with the reason.
+   */
+  private async afterSwitch(reason: SwitchReason, previous: string | undefined): Promise<void> {
+    const ext = this.o.runner();
+    if (!ext) return;
+    await ext.emit({ type: "session_shutdown", reason, ...(this.sessionFile ? { targetSessionFile: this.sessionFile } : {}) });
+    await ext.emit({ type: "session_start", reason, ...(previous ? { previousSessionFile: previous } : {}) });
   }
 }

@@ -32,8 +32,9 @@ export interface SessionModelsOptions {
 
 export class SessionModels {
   private readonly conversation: Conversation;
-  private readonly registry: ModelRegistry;
-  private readonly scoped: Model[];
+  readonly registry: ModelRegistry;
+  /** `--models` scope (empty: every available model). */
+  readonly scoped: Model[];
   private readonly pithHome: string;
   /** Live model discovery started by the front door; `discovered()` waits for it (bounded). */
   private discovery: Promise<void> | undefined;
