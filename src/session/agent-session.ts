@@ -514,6 +514,10 @@ export class AgentSession {
       sessionView: this.sessionView,
       extensions: () => this.extensions.current,
       signal: () => this.runs.signal,
+      announce: (message) => {
+        this.events.emit({ type: "message_start", message });
+        this.events.emit({ type: "message_end", message });
+      },
       compact: (instructions) => this.compact(instructions),
       reload: () => this.extensions.reload(),
     };

@@ -55,6 +55,8 @@ export interface HostedSession {
   /** The same view for the session's whole life. */
   sessionView: ReadonlySessionManager;
   signal(): AbortSignal | undefined;
+  /** Tells subscribers about a message added outside a run (`message_start` / `message_end`). */
+  announce(message: CustomMessage): void;
   compact(customInstructions?: string): Promise<CompactionResult>;
   /** Loads the extensions again (`ctx.reload()`); absent when the front door cannot. */
   reload?(): Promise<void>;
@@ -177,4 +179,6 @@ function sendMessage(s: HostedSession, input: CustomMessageInput, o: SendMessage
     return;
   }
   s.conversation.add(message);
+  // As in pi: a message added while idle is shown to the host at once.
+  s.announce(message);
 }
