@@ -238,7 +238,7 @@ export interface ExtensionAPI {
   /** Renderers draw on a terminal: accepted, never called (pith is headless). */
   registerMessageRenderer(customType: string, renderer: unknown): void;
   registerEntryRenderer(customType: string, renderer: unknown): void;
-  registerMarkdownTransformer(transformer: unknown): void;
+  registerMarkdownTransformer(transformer: (markdown: string, context: { messageType: "user" | "assistant" | "assistant-thinking"; isStreaming: boolean; availableWidth: number }) => string): void;
   registerProvider(name: string | { name?: string; id?: string }, config?: unknown): void;
   unregisterProvider(name: string): void;
   /** xcsh: a status check that `get_integrations` runs (bounded by its timeout). */
