@@ -1,3 +1,4 @@
+/* global process, console, setTimeout, clearTimeout */
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +16,6 @@ writeFileSync(PROBE, `export default function (pi) {
   } });
 }`);
 const home = mkdtempSync(join(tmpdir(), "piref-"));
-const cwd = mkdtempSync(join(tmpdir(), "picwd-"));
 const child = spawn(NODE, ["node_modules/@earendil-works/pi-coding-agent/dist/cli.js", "--mode", "rpc", "--no-session", "-e", pkg, "-e", PROBE], {
   cwd: process.cwd(), env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" }, stdio: ["pipe", "pipe", "pipe"] });
 let buf = ""; const out = {};

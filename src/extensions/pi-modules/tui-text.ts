@@ -1,6 +1,7 @@
 // Text measuring for the headless stand-in of pi's TUI package: terminal escape sequences take no
 // column, wide (East Asian, emoji) characters take two, every other character one.
 
+// eslint-disable-next-line no-control-regex -- terminal escape sequences are control characters
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
 
 /** `text` without terminal escape sequences (colours, hyperlinks, cursor moves). */
