@@ -7,6 +7,7 @@ import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, 
 import { loadSettings, applyRpcOverrides, settingsPaths } from "./settings.js";
 import { pithHomeOf, type Environment } from "./compose.js";
 import { removeSandboxFoldersSync } from "./sandbox-setup.js";
+import { checkExtensionFlags } from "./extensions.js";
 import { VERSION, runRpcMode } from "./modes/rpc.js";
 import { runPrintMode } from "./modes/print.js";
 import path from "node:path";
@@ -17,11 +18,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     args = parseArgs(argv);
   } catch (err) {
-    if (err instanceof CliError) {
-      process.stderr.write(`${err.message}\n`);
-      return err.exitCode;
-    }
-    throw err;
+    return usageFailure(err, "");
   }
   if (args.help) {
     process.stdout.write(HELP_TEXT);
@@ -31,20 +28,22 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  const pithHome = pithHomeOf(env.env);
+  const cwd = args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd;
+  try {
+    // Options pith does not know may be extension flags: known only once the extensions are loaded.
+    await checkExtensionFlags(args, cwd, pithHome, env.log);
+  } catch (err) {
+    return usageFailure(err, "");
+  }
   let mode;
   try {
     mode = resolveMode(args, { stdinIsTTY: process.stdin.isTTY === true });
     if (mode === "rpc" || mode === "acp") rejectFileArgsInRpc(args);
   } catch (err) {
-    if (err instanceof CliError) {
-      process.stderr.write(`Error: ${err.message}\n`);
-      return err.exitCode;
-    }
-    throw err;
+    return usageFailure(err, "Error: ");
   }
   for (const note of displayOnlyNotes(args)) env.log(note);
-  const pithHome = pithHomeOf(env.env);
-  const cwd = args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd;
   let settings = loadSettings({
     ...settingsPaths(pithHome, cwd),
     warn: env.log,
@@ -59,6 +58,13 @@ async function main(argv: string[]): Promise<number> {
     return runAcpMode(args, applyRpcOverrides(settings), env);
   }
   return runPrintMode(args, settings, env, mode);
+}
+
+/** A usage error on stderr (with `prefix`) and its exit code; anything else is rethrown. */
+function usageFailure(err: unknown, prefix: string): number {
+  if (!(err instanceof CliError)) throw err;
+  process.stderr.write(`${prefix}${err.message}\n`);
+  return err.exitCode;
 }
 
 // A bug must not take the host's agent down: report it on stderr and keep serving.

@@ -5,7 +5,7 @@ import { PithError, errorMessage } from "../shared/errors.js";
 import { createEventBus } from "./event-bus.js";
 import { execCommand } from "./exec.js";
 import type { ExtensionHost } from "./host.js";
-import type { EventBus, ExtensionAPI, ExtensionErrorListener, LoadedExtension, ServiceStatusContribution, ToolDefinition } from "./types.js";
+import type { EventBus, ExtensionAPI, ExtensionErrorListener, FlagOptions, LoadedExtension, ServiceStatusContribution, ToolDefinition } from "./types.js";
 
 export const NOT_INITIALIZED =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
@@ -17,10 +17,12 @@ export interface ExtensionRuntime {
   onError: ExtensionErrorListener;
   /** `registerProvider` calls made while loading: applied when the runner binds the host. */
   pendingProviders: Array<{ name: unknown; config: unknown; extension: LoadedExtension }>;
+  /** Values of extension flags given on the command line (the declared default otherwise). */
+  flagValues: Map<string, boolean | string>;
 }
 
-export function createExtensionRuntime(onError: ExtensionErrorListener): ExtensionRuntime {
-  return { host: undefined, events: createEventBus(onError), onError, pendingProviders: [] };
+export function createExtensionRuntime(onError: ExtensionErrorListener, flagValues?: ReadonlyMap<string, boolean | string>): ExtensionRuntime {
+  return { host: undefined, events: createEventBus(onError), onError, pendingProviders: [], flagValues: new Map(flagValues) };
 }
 
 export function createLoadedExtension(path: string): LoadedExtension {
@@ -81,10 +83,21 @@ function registrationMethods(extension: LoadedExtension, runtime: ExtensionRunti
       // Cast: the options object is the extension's own (its handler was checked above); pi passes it through as is.
       extension.commands.set(clean, options as never);
     },
-    registerFlag(name: string, options: { default?: boolean | string }): void {
-      extension.flags.set(name, options?.default);
+    registerFlag(name: string, options: FlagOptions): void {
+      if (typeof name !== "string" || !/^[A-Za-z0-9][\w-]*$/.test(name)) throw new PithError("invalid_request", `Invalid flag name: "${String(name)}"`);
+      const type = options?.type;
+      if (type !== "boolean" && type !== "string") throw new PithError("invalid_request", `Flag "${name}" needs type "boolean" or "string"`);
+      if (options.default !== undefined && typeof options.default !== type) {
+        throw new PithError("invalid_request", `Invalid default for flag "${name}": expected ${type}, got ${typeof options.default}`);
+      }
+      extension.flags.set(name, { ...options, name, extensionPath: extension.path });
     },
-    getFlag: (name: string) => extension.flags.get(name),
+    /** The command line's value, else the declared default; undefined for a flag this extension did not declare (as pi). */
+    getFlag(name: string): boolean | string | undefined {
+      const flag = extension.flags.get(name);
+      if (!flag) return undefined;
+      return runtime.flagValues.has(name) ? runtime.flagValues.get(name) : flag.default;
+    },
     // Terminal-only registrations: kept by nobody, since nothing is drawn or typed in pith.
     registerShortcut: () => {},
     registerMessageRenderer: () => {},

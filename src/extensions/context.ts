@@ -2,7 +2,20 @@
 import { PithError } from "../shared/errors.js";
 import type { ExtensionHost } from "./host.js";
 import type { ReadonlySessionManager } from "./session-view.js";
-import type { ExtensionCommandContext, ExtensionContext, ModelRegistryView, NavigateTreeOptions } from "./types.js";
+import type { UserContent } from "../shared/types.js";
+import type { CustomMessageInput } from "./events.js";
+import type {
+  ExtensionCommandContext,
+  ExtensionContext,
+  ForkOptions,
+  ModelRegistryView,
+  NavigateTreeOptions,
+  NewSessionOptions,
+  ReplacedSessionContext,
+  SendMessageOptions,
+  SendUserMessageOptions,
+  SwitchSessionOptions,
+} from "./types.js";
 import { createUiContext, type ExtensionUiContext } from "./ui-context.js";
 
 export function createExtensionContext(host: ExtensionHost, ui: ExtensionUiContext, requestShutdown: () => void): ExtensionContext {
@@ -44,18 +57,34 @@ function unsupported(name: string): Promise<never> {
 }
 
 export function createCommandContext(host: ExtensionHost, base: ExtensionContext): ExtensionCommandContext {
-  const branch = (entryId: string) => (host.branch ? host.branch(entryId) : unsupported("fork"));
+  // pi's session replacements: the result, then `withSession` with a context for the session now open.
+  const replaced = async (run: Promise<{ cancelled: boolean }>, withSession: ((c: ReplacedSessionContext) => unknown) | undefined) => {
+    const result = await run;
+    if (!result.cancelled && withSession) await withSession(replacedContext(host, ctx));
+    return result;
+  };
+  const fork = (entryId: string, o?: ForkOptions) => (host.fork ? replaced(host.fork(entryId, o), o?.withSession) : unsupported("fork"));
   const ctx: ExtensionCommandContext = Object.create(base, {
     getSystemPromptOptions: { value: () => host.getSystemPromptOptions?.() ?? { cwd: host.cwd } },
     waitForIdle: { value: () => (host.waitForIdle ? host.waitForIdle() : Promise.resolve()) },
-    newSession: { value: (o?: { parentSession?: string }) => (host.newSession ? host.newSession(o) : unsupported("newSession")) },
-    fork: { value: branch },
-    branch: { value: branch },
+    newSession: { value: (o?: NewSessionOptions) => (host.newSession ? replaced(host.newSession(o), o?.withSession) : unsupported("newSession")) },
+    fork: { value: fork },
+    branch: { value: (entryId: string) => fork(entryId) },
     navigateTree: { value: (id: string, o?: NavigateTreeOptions) => (host.navigateTree ? host.navigateTree(id, o) : unsupported("navigateTree")) },
-    switchSession: { value: (p: string) => (host.switchSession ? host.switchSession(p) : unsupported("switchSession")) },
+    switchSession: {
+      value: (p: string, o?: SwitchSessionOptions) => (host.switchSession ? replaced(host.switchSession(p), o?.withSession) : unsupported("switchSession")),
+    },
     reload: { value: () => (host.reload ? host.reload() : unsupported("reload")) },
   });
   return ctx;
+}
+
+/** `withSession`'s context: the command context, with sends that resolve once the message was taken. */
+function replacedContext(host: ExtensionHost, ctx: ExtensionCommandContext): ReplacedSessionContext {
+  return Object.create(ctx, {
+    sendMessage: { value: async (message: CustomMessageInput, o?: SendMessageOptions) => void (await host.sendMessage(message, o)) },
+    sendUserMessage: { value: async (content: string | UserContent[], o?: SendUserMessageOptions) => void (await host.sendUserMessage(content, o)) },
+  });
 }
 
 /** A host without a session file (tests, bare runners): an empty, in-memory session. */

@@ -12,6 +12,7 @@ import type {
   ThinkingLevel,
   UserContent,
 } from "../shared/types.js";
+import type { PiSessionEntry } from "./session-view.js";
 
 export type SwitchReason = "new" | "resume" | "fork";
 export type CompactReason = "manual" | "threshold" | "overflow";
@@ -27,14 +28,14 @@ export type SessionLifecycleEvent =
   | { type: "session_before_fork"; entryId: string; position: "before" | "at" }
   | {
       type: "session_before_compact";
-      preparation: unknown;
-      branchEntries: unknown[];
+      preparation: PiCompactionPreparation;
+      branchEntries: PiSessionEntry[];
       customInstructions?: string;
       reason: CompactReason;
       willRetry: boolean;
       signal: AbortSignal;
     }
-  | { type: "session_compact"; compactionEntry: unknown; fromExtension: boolean; reason: CompactReason; willRetry: boolean }
+  | { type: "session_compact"; compactionEntry: PiSessionEntry; fromExtension: boolean; reason: CompactReason; willRetry: boolean }
   | { type: "session_compact_failed"; reason: CompactReason; errorMessage?: string; aborted: boolean; willRetry: boolean; fromExtension: boolean }
   | { type: "session_shutdown"; reason: "quit" | "reload" | SwitchReason; targetSessionFile?: string }
   | { type: "session_before_tree"; preparation: TreePreparation; signal: AbortSignal }
@@ -42,6 +43,20 @@ export type SessionLifecycleEvent =
   | { type: "resources_discover"; cwd: string; reason: "startup" | "reload" }
   | { type: "model_select"; model: Model; previousModel: Model | undefined; source: "set" | "cycle" | "restore" }
   | { type: "thinking_level_select"; level: ThinkingLevel; previousLevel: ThinkingLevel };
+
+/** What a compaction is about to summarise (pi's CompactionPreparation). */
+export interface PiCompactionPreparation {
+  /** The first entry kept verbatim. */
+  firstKeptEntryId: string;
+  messagesToSummarize: AgentMessage[];
+  /** A split turn's messages before the cut, summarised separately. */
+  turnPrefixMessages: AgentMessage[];
+  isSplitTurn: boolean;
+  tokensBefore: number;
+  previousSummary?: string;
+  fileOps: { read: Set<string>; written: Set<string>; edited: Set<string> };
+  settings: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
+}
 
 export interface TreePreparation {
   targetId: string;
@@ -95,6 +110,46 @@ export interface UserBashEvent {
   cwd: string;
 }
 
+// ── boundaries: where extensions may add entries and ask for one more model request ──
+
+/** An entry an `agent_before_settle` handler asks to add (pith writes `custom` and `custom_message` drafts). */
+export type BoundaryDraft =
+  | { type: "custom"; customType: string; data?: unknown }
+  | { type: "custom_message"; customType: string; content: string | UserContent[]; display: boolean; details?: unknown }
+  | { type: "context_edit"; targetId: string; replacement: unknown }
+  | { type: "compaction"; summary: string; firstKeptEntryId: string | null; details?: unknown };
+
+/** The context as it would be with the drafts so far (pi's BoundaryContextPreview). */
+export interface BoundaryContext {
+  contextEntries: PiSessionEntry[];
+  contextMessages: AgentMessage[];
+  llmMessages: unknown[];
+  pendingMessages: AgentMessage[];
+  /** Whether one more model request has something to answer (the context does not end with the model's reply). */
+  canContinue: boolean;
+}
+
+/** pi's `agent_before_settle`: the run is over and nothing else follows; handlers may add entries and ask to continue. */
+export interface AgentBeforeSettleEvent {
+  type: "agent_before_settle";
+  outcome: "completed" | "aborted" | "error";
+  entries: BoundaryDraft[];
+  continue: boolean;
+  context: BoundaryContext;
+}
+export interface BoundaryResult {
+  entries?: BoundaryDraft[];
+  continue?: boolean;
+}
+
+/** A dialog started or stopped waiting for the user (pi's UIPromptStartEvent / UIPromptEndEvent). */
+export interface UiPromptEvent {
+  type: "ui_prompt_start" | "ui_prompt_end";
+  reason: "ui_prompt";
+  kind: "select" | "confirm" | "input" | "editor" | "custom";
+  title?: string;
+}
+
 /** Agent events as extensions see them: turns carry their index within the run. */
 export type ExtensionAgentEvent =
   | Exclude<AgentEvent, { type: "turn_start" | "turn_end" }>
@@ -110,7 +165,9 @@ export type ExtensionEvent =
   | ContextEvent
   | BeforeAgentStartEvent
   | InputEvent
-  | UserBashEvent;
+  | UserBashEvent
+  | AgentBeforeSettleEvent
+  | UiPromptEvent;
 
 export type ExtensionEventType = ExtensionEvent["type"];
 
@@ -138,6 +195,10 @@ export interface BeforeAgentStartOutcome {
   messages: CustomMessageInput[];
   systemPrompt?: string;
 }
+export interface MessageEndEventResult {
+  /** Replaces the finished message (same role) before it is recorded and sent to the host. */
+  message?: AgentMessage;
+}
 export interface CancelResult {
   cancel?: boolean;
 }
@@ -156,8 +217,18 @@ export interface InputOutcome {
   text: string;
   images?: ImageContent[];
 }
+/** pi's BashOperations: how a `user_bash` handler runs the command elsewhere (a container, a remote machine). */
+export interface BashOperations {
+  exec(
+    command: string,
+    cwd: string,
+    options: { onData: (data: Buffer) => void; signal?: AbortSignal; timeout?: number; env?: Record<string, string | undefined> },
+  ): Promise<{ exitCode: number | null }>;
+}
+/** `result`: the extension ran the command itself; `operations`: pith runs it through them. */
 export interface UserBashEventResult {
   result?: BashExecutionMessage | Record<string, unknown>;
+  operations?: BashOperations;
 }
 
 export type { AgentToolResult };

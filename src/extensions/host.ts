@@ -9,6 +9,7 @@ import type {
   ExecOptions,
   ExecResult,
   ExtensionMode,
+  ForkOptions,
   ModelRegistryView,
   NavigateTreeOptions,
   NewSessionOptions,
@@ -69,8 +70,9 @@ export interface ExtensionHost {
   exec?(command: string, args: string[], options: ExecOptions): Promise<ExecResult>;
   // Command-handler-only session control.
   waitForIdle?(): Promise<void>;
+  /** Runs `options.setup` on the new session (`withSession` is the context's business). */
   newSession?(options?: NewSessionOptions): Promise<{ cancelled: boolean }>;
-  branch?(entryId: string): Promise<{ cancelled: boolean }>;
+  fork?(entryId: string, options?: ForkOptions): Promise<{ cancelled: boolean }>;
   navigateTree?(targetId: string, options?: NavigateTreeOptions): Promise<{ cancelled: boolean }>;
   reload?(): Promise<void>;
   switchSession?(sessionPath: string): Promise<{ cancelled: boolean }>;

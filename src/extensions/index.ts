@@ -2,6 +2,8 @@
 export { ExtensionRunner } from "./runner.js";
 export { discoverExtensionPaths, discoverResources, loadExtensionPaths, loadExtensions, loadExtensionFactory } from "./loader.js";
 export type { DiscoverOptions, LoadExtensionsOptions, LoadedExtensions } from "./loader.js";
+export { resolveCliFlags } from "./flags.js";
+export type { CliFlag, FlagResolution } from "./flags.js";
 export { createExtensionRuntime, NOT_INITIALIZED } from "./api.js";
 export type { ExtensionRuntime } from "./api.js";
 export type { ExtensionHost } from "./host.js";

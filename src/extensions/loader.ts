@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { errorMessage } from "../shared/errors.js";
 import { createExtensionApi, createExtensionRuntime, createLoadedExtension, type ExtensionRuntime } from "./api.js";
+import { resolveCliFlags, type CliFlag, type FlagResolution } from "./flags.js";
 import { isDirectory, MODULE_FILE_RE, readPackage, type PackageResources } from "./package-manifest.js";
 import type { PiModuleServices } from "./pi-modules/services.js";
 import type { LoadedResources } from "./resources.js";
@@ -24,6 +25,8 @@ export interface LoadExtensionsOptions extends DiscoverOptions {
   onError?: ExtensionErrorListener;
   /** What pith's stand-ins for pi's packages need (default: `pithHome` as the agent folder). */
   services?: PiModuleServices;
+  /** Options from the command line that may be the extensions' flags (`pi.getFlag` answers them). */
+  cliFlags?: readonly CliFlag[];
 }
 
 export interface LoadedExtensions {
@@ -31,6 +34,8 @@ export interface LoadedExtensions {
   runtime: ExtensionRuntime;
   /** Skills and prompt templates the loaded packages declare. */
   resources?: LoadedResources;
+  /** How the command line's options matched the declared flags (when there were any). */
+  flags?: FlagResolution;
 }
 
 function expandHome(p: string): string {
@@ -151,6 +156,10 @@ export async function loadExtensions(opts: LoadExtensionsOptions): Promise<Loade
   const found = discoverResources(opts);
   const services = opts.services ?? defaultServices(opts.pithHome);
   const loaded = await loadExtensionPaths(found.extensions, opts.onError, services);
+  if (opts.cliFlags && opts.cliFlags.length > 0) {
+    loaded.flags = resolveCliFlags(loaded.extensions, opts.cliFlags);
+    for (const [name, value] of loaded.flags.values) loaded.runtime.flagValues.set(name, value);
+  }
   if (found.skills.length + found.prompts.length > 0) loaded.resources = await (await import("./resources.js")).loadPackageResources(found, opts.onError ?? (() => {}));
   return loaded;
 }

@@ -8,14 +8,19 @@ import type { LoadedExtensions } from "./loader.js";
 import { createCommandContext, createExtensionContext, createUiContext } from "./context.js";
 import { parseSlashCommand, type ExtensionCommandInfo } from "./command.js";
 import type {
+  AgentBeforeSettleEvent,
   BeforeAgentStartEvent,
   BeforeAgentStartOutcome,
+  BoundaryContext,
+  BoundaryDraft,
+  BoundaryResult,
   CancelResult,
   ContextEvent,
   ContextEventResult,
   ExtensionEvent,
   InputEvent,
   InputOutcome,
+  MessageEndEventResult,
   SessionBeforeCompactResult,
   SessionLifecycleEvent,
   ToolCallEvent,
@@ -33,15 +38,18 @@ import {
   cancelReducer,
   contextReducer,
   inputReducer,
+  messageEndReducer,
   toolCallReducer,
   toolResultReducer,
   userBashReducer,
   type Reducer,
 } from "./reducers.js";
 import { adaptExtensionTool, toolDefinitionProblem } from "./tool-adapter.js";
+import { withUiPromptEvents } from "./ui-prompt-events.js";
 import type {
   ExtensionCommandContext,
   ExtensionContext,
+  ExtensionErrorInfo,
   ExtensionErrorListener,
   LoadedExtension,
   ServiceStatusContribution,
@@ -49,6 +57,7 @@ import type {
 } from "./types.js";
 
 type CancelEvent = Extract<SessionLifecycleEvent, { type: "session_before_switch" | "session_before_fork" | "session_before_tree" }>;
+type MessageEndEvent = Extract<ExtensionEvent, { type: "message_end" }>;
 type CompactEvent = Extract<SessionLifecycleEvent, { type: "session_before_compact" }>;
 
 const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
@@ -57,6 +66,7 @@ const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
   context: contextReducer,
   before_agent_start: beforeAgentStartReducer,
   input: inputReducer,
+  message_end: messageEndReducer,
   user_bash: userBashReducer,
   session_before_switch: cancelReducer,
   session_before_fork: cancelReducer,
@@ -83,7 +93,8 @@ export class ExtensionRunner {
     this.onError = onError;
     loaded.runtime.host = host;
     loaded.runtime.onError = onError;
-    this.ctx = createExtensionContext(host, createUiContext(host.ui), () => this.requestShutdown());
+    const ui = withUiPromptEvents(host.ui, (event) => void this.emit(event));
+    this.ctx = createExtensionContext(host, createUiContext(ui), () => this.requestShutdown());
     for (const p of loaded.runtime.pendingProviders.splice(0)) {
       try {
         if (host.registerProvider) host.registerProvider(p.name, p.config);
@@ -113,6 +124,7 @@ export class ExtensionRunner {
   emit(event: BeforeAgentStartEvent): Promise<BeforeAgentStartOutcome | undefined>;
   emit(event: InputEvent): Promise<InputOutcome | undefined>;
   emit(event: UserBashEvent): Promise<UserBashEventResult | undefined>;
+  emit(event: MessageEndEvent): Promise<MessageEndEventResult | undefined>;
   emit(event: CancelEvent): Promise<CancelResult | undefined>;
   emit(event: CompactEvent): Promise<SessionBeforeCompactResult | undefined>;
   emit(event: ExtensionEvent): Promise<void>;
@@ -126,6 +138,35 @@ export class ExtensionRunner {
     const current = reducer ? { ...decorated } : decorated;
     await this.fanOut(current, reducer);
     return reducer?.done(current);
+  }
+
+  /**
+   * pi's boundary events: each handler sees the drafts and `continue` so far and the context
+   * they would give; its `entries` / `continue` replace them. `context` builds the preview.
+   */
+  async emitBoundary(
+    base: Omit<AgentBeforeSettleEvent, "entries" | "continue" | "context">,
+    context: (entries: BoundaryDraft[]) => BoundaryContext,
+  ): Promise<{ entries: BoundaryDraft[]; continue: boolean }> {
+    let entries: BoundaryDraft[] = [];
+    let next = false;
+    for (const ext of this.extensions) {
+      for (const handler of ext.handlers.get(base.type) ?? []) {
+        try {
+          const result = (await handler({ ...base, entries, continue: next, context: context(entries) }, this.ctx)) as BoundaryResult | undefined;
+          if (Array.isArray(result?.entries)) entries = result.entries;
+          if (typeof result?.continue === "boolean") next = result.continue;
+        } catch (err) {
+          this.onError({ extensionPath: ext.path, event: base.type, error: errorMessage(err) });
+        }
+      }
+    }
+    return { entries, continue: next };
+  }
+
+  /** Reports a problem with what an extension asked for (an `extension_error`). */
+  reportError(info: ExtensionErrorInfo): void {
+    this.onError(info);
   }
 
   private decorate(event: ExtensionEvent): ExtensionEvent {
@@ -154,7 +195,8 @@ export class ExtensionRunner {
           if (reducer?.thrown?.(event, ext.path, message)) return;
           continue;
         }
-        if (result !== undefined && result !== null && reducer?.step(event, result)) return;
+        const report = (error: string) => this.onError({ extensionPath: ext.path, event: event.type, error });
+        if (result !== undefined && result !== null && reducer?.step(event, result, report)) return;
       }
     }
   }

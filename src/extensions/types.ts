@@ -1,7 +1,7 @@
 // The extension API, source-compatible with pi's for what pith implements: a module's default
 // export is a factory `(pi: ExtensionAPI) => void | Promise<void>`.
 import type { Static, TSchema } from "typebox";
-import type { AgentToolResult, CompactionResult, Model, ThinkingLevel, UserContent } from "../shared/types.js";
+import type { AgentMessage, AgentToolResult, CompactionResult, Model, ThinkingLevel, UserContent } from "../shared/types.js";
 import type {
   BeforeAgentStartEvent,
   BeforeAgentStartEventResult,
@@ -39,6 +39,8 @@ export interface SendMessageOptions {
 }
 export interface SendUserMessageOptions {
   deliverAs?: "steer" | "followUp";
+  /** Run a `/command` and expand skills and prompt templates (default false, as pi). */
+  expandPromptTemplates?: boolean;
 }
 export interface ContextUsage {
   tokens: number | null;
@@ -81,6 +83,26 @@ export interface SlashCommandInfo {
 }
 export interface NewSessionOptions {
   parentSession?: string;
+  /** Writes into the new session before it is used (after its `session_start`). */
+  setup?: (sessionManager: SessionSetupManager) => Promise<void> | void;
+  /** Called once the new session is in place, with a context for it. */
+  withSession?: (ctx: ReplacedSessionContext) => Promise<void> | void;
+}
+export interface ForkOptions {
+  /** "before" (default): the history before a user message; "at": the branch up to and including the entry. */
+  position?: "before" | "at";
+  withSession?: (ctx: ReplacedSessionContext) => Promise<void> | void;
+}
+export interface SwitchSessionOptions {
+  withSession?: (ctx: ReplacedSessionContext) => Promise<void> | void;
+}
+/** What a `newSession` `setup` callback may write (the appending part of pi's SessionManager); each returns the entry id. */
+export interface SessionSetupManager extends ReadonlySessionManager {
+  appendMessage(message: AgentMessage): string;
+  appendCustomEntry(customType: string, data?: unknown): string;
+  appendCustomMessageEntry(customType: string, content: string | UserContent[], display: boolean, details?: unknown): string;
+  appendSessionInfo(name: string): string;
+  appendLabelChange(targetId: string, label: string | undefined): string;
 }
 /** How the session runs: pith is headless, so never "tui". */
 export type ExtensionMode = "tui" | "rpc" | "json" | "print";
@@ -153,13 +175,19 @@ export interface ExtensionContext {
 export interface ExtensionCommandContext extends ExtensionContext {
   getSystemPromptOptions(): SystemPromptOptions;
   waitForIdle(): Promise<void>;
-  newSession(options?: NewSessionOptions & { setup?: unknown; withSession?: unknown }): Promise<{ cancelled: boolean }>;
-  fork(entryId: string, options?: { position?: "before" | "at"; withSession?: unknown }): Promise<{ cancelled: boolean }>;
+  newSession(options?: NewSessionOptions): Promise<{ cancelled: boolean }>;
+  fork(entryId: string, options?: ForkOptions): Promise<{ cancelled: boolean }>;
   branch(entryId: string): Promise<{ cancelled: boolean }>;
   navigateTree(targetId: string, options?: NavigateTreeOptions): Promise<{ cancelled: boolean }>;
-  switchSession(sessionPath: string, options?: { withSession?: unknown }): Promise<{ cancelled: boolean }>;
+  switchSession(sessionPath: string, options?: SwitchSessionOptions): Promise<{ cancelled: boolean }>;
   /** Reloads extensions, skills and prompt templates (they see `session_shutdown` then `session_start` with reason "reload"). */
   reload(): Promise<void>;
+}
+
+/** The context `withSession` callbacks get: the session after the replacement, and sends that can be awaited. */
+export interface ReplacedSessionContext extends ExtensionCommandContext {
+  sendMessage(message: CustomMessageInput, options?: SendMessageOptions): Promise<void>;
+  sendUserMessage(content: string | UserContent[], options?: SendUserMessageOptions): Promise<void>;
 }
 
 export type ToolUpdateCallback = (partial: AgentToolResult) => void;
@@ -233,7 +261,8 @@ export interface ExtensionAPI {
   registerTool<TParams extends object>(tool: ToolDefinition<TParams>): void;
   registerCommand(name: string, options: CommandDefinition): void;
   registerShortcut(shortcut: string, options: unknown): void;
-  registerFlag(name: string, options: { description?: string; type: "boolean" | "string"; default?: boolean | string }): void;
+  /** A `--name` option on pith's command line; `getFlag(name)` answers its value (else the default). */
+  registerFlag(name: string, options: FlagOptions): void;
   getFlag(name: string): boolean | string | undefined;
   /** Renderers draw on a terminal: accepted, never called (pith is headless). */
   registerMessageRenderer(customType: string, renderer: unknown): void;
@@ -262,6 +291,12 @@ export interface ExtensionAPI {
 
 export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;
 
+export type FlagOptions =
+  | { description?: string; type: "boolean"; default?: boolean }
+  | { description?: string; type: "string"; default?: string };
+/** A flag an extension declared (pi's ExtensionFlag). */
+export type ExtensionFlag = FlagOptions & { name: string; extensionPath: string };
+
 /** One loaded module and everything its factory registered. */
 export interface LoadedExtension {
   /** Absolute path of the module (the `extensionPath` of errors). */
@@ -269,7 +304,7 @@ export interface LoadedExtension {
   handlers: Map<string, ExtensionHandler<any, any>[]>;
   tools: Map<string, ToolDefinition<object, any>>;
   commands: Map<string, CommandDefinition>;
-  flags: Map<string, boolean | string | undefined>;
+  flags: Map<string, ExtensionFlag>;
   serviceStatuses: Map<string, ServiceStatusContribution>;
 }
 

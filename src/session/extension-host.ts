@@ -7,16 +7,18 @@ import type {
   ExtensionRunner,
   ExtensionUi,
   ModelRegistryView,
+  NewSessionOptions,
   ReadonlySessionManager,
+  SessionSetupManager,
   SendMessageOptions,
   SendUserMessageOptions,
   SlashCommandInfo,
   ToolInfo,
 } from "../extensions/index.js";
-import type { CompactionResult, CustomMessage, Model, UserContent } from "../shared/types.js";
+import type { AgentMessage, CompactionResult, CustomMessage, Model, UserContent } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
 import type { Conversation } from "./conversation.js";
-import { userMessage, type MessageQueues } from "./queues.js";
+import type { MessageQueues } from "./queues.js";
 import type { SessionHistory } from "./session-history.js";
 import type { SessionModels } from "./session-models.js";
 import type { SessionTools } from "./session-tools.js";
@@ -49,6 +51,8 @@ export interface HostedSession {
   isBusy(): boolean;
   abort(): Promise<void>;
   prompt(text: string, options?: PromptOptions): PromptHandle;
+  /** Starts a run with `message` as its prompt (an extension's `sendMessage` with `triggerTurn` while idle). */
+  trigger(message: CustomMessage): PromptHandle;
   waitForIdle(): Promise<void>;
   systemPrompt(): string;
   tools: SessionTools;
@@ -75,9 +79,9 @@ export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): 
     getModel: () => s.conversation.model,
     getSystemPrompt: () => s.systemPrompt(),
     sendUserMessage: (content, o) => sendUserMessage(s, content, o, opts),
-    sendMessage: (message, o) => sendMessage(s, message, o),
+    sendMessage: (message, o) => sendMessage(s, message, o, opts),
     appendEntry: (customType, data) => void log().append(data === undefined ? { type: "custom", customType } : { type: "custom", customType, data }),
-    setSessionName: (name) => void log().setName(name),
+    setSessionName: (name) => s.history.setName(name),
     getSessionName: () => log().name,
     setLabel: (targetId, label) => void log().append(label ? { type: "label", targetId, label } : { type: "label", targetId }),
     getActiveTools: () => s.tools.active().map((t) => t.name),
@@ -87,6 +91,8 @@ export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): 
     sessionManager: s.sessionView,
     modelRegistry: registryView(s.models),
     getScopedModels: () => s.models.scoped.map((model) => ({ model })),
+    registerProvider: (name, config) => registerProvider(s.models, name, config),
+    unregisterProvider: (name) => s.models.registry.unregisterProvider(name),
     getSignal: () => s.signal(),
     mode: opts.mode ?? "rpc",
     isProjectTrusted: () => opts.isProjectTrusted?.() ?? false,
@@ -110,10 +116,32 @@ export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): 
     getThinkingLevel: () => s.conversation.thinkingLevel,
     setThinkingLevel: (level) => s.models.setThinkingLevel(level),
     waitForIdle: () => s.waitForIdle(),
-    newSession: (o) => s.history.newSession(o?.parentSession),
-    branch: async (entryId) => ({ cancelled: (await s.history.branch(entryId)).cancelled }),
+    newSession: (o) => newSession(s, o),
+    fork: async (entryId, o) => (o?.position === "at" ? s.history.forkAt(entryId) : { cancelled: (await s.history.branch(entryId)).cancelled }),
     switchSession: (p) => s.history.switchTo(p),
   };
+}
+
+/** `ctx.newSession()`: the new session, then `setup` writes into it and the context is rebuilt from what it wrote. */
+async function newSession(s: HostedSession, o: NewSessionOptions | undefined): Promise<{ cancelled: boolean }> {
+  const result = await s.history.newSession(o?.parentSession);
+  if (result.cancelled || !o?.setup) return result;
+  await o.setup(setupManager(s));
+  s.conversation.load();
+  return result;
+}
+
+/** pi's SessionManager as `setup` sees it: the read-only view plus appends to the new session's file. */
+function setupManager(s: HostedSession): SessionSetupManager {
+  const log = () => s.conversation.log;
+  return Object.assign(Object.create(s.sessionView) as ReadonlySessionManager, {
+    appendMessage: (message: AgentMessage) => log().appendMessage(message).id,
+    appendCustomEntry: (customType: string, data?: unknown) => log().append(data === undefined ? { type: "custom", customType } : { type: "custom", customType, data }).id,
+    appendCustomMessageEntry: (customType: string, content: string | UserContent[], display: boolean, details?: unknown) =>
+      log().append({ type: "custom_message", customType, content, display, ...(details !== undefined ? { details } : {}) }).id,
+    appendSessionInfo: (name: string) => log().setName(name).id,
+    appendLabelChange: (targetId: string, label: string | undefined) => log().append(label ? { type: "label", targetId, label } : { type: "label", targetId }).id,
+  });
 }
 
 function toolInfo(t: Tool): ToolInfo {
@@ -129,6 +157,14 @@ function commandInfos(s: HostedSession): SlashCommandInfo[] {
     source: c.source,
     sourceInfo: { path: c.path, source: "local", scope: "temporary", origin: "top-level" },
   }));
+}
+
+/** `pi.registerProvider(name, config)`; pi's native provider objects run their own stream code, which pith cannot. */
+function registerProvider(models: SessionModels, name: unknown, config: unknown): void {
+  if (typeof name !== "string") {
+    throw new Error("registerProvider(provider object): native pi-ai providers bring their own stream code, which pith does not run; use registerProvider(name, config) with an api pith speaks");
+  }
+  models.registry.registerProvider(name, config);
 }
 
 /** `ctx.modelRegistry` over the session's model registry. */
@@ -147,6 +183,11 @@ function registryView(models: SessionModels): ModelRegistryView {
   };
 }
 
+/**
+ * pi's `sendUserMessage`: through the `input` handlers like any prompt (source "extension");
+ * `/commands`, skills and templates only with `expandPromptTemplates`; while busy it is queued
+ * (`deliverAs`, default steer).
+ */
 async function sendUserMessage(
   s: HostedSession,
   content: string | UserContent[],
@@ -155,30 +196,34 @@ async function sendUserMessage(
 ): Promise<void> {
   const text = contentText(content);
   const images = typeof content === "string" ? [] : content.filter((b) => b.type === "image");
-  if (s.isBusy()) {
-    const m = userMessage(text, images);
-    if (o?.deliverAs === "followUp") s.queues.followUp(m);
-    else s.queues.steer(m);
-    return;
-  }
-  const handle = s.prompt(text, { images });
-  handle.done.catch((err) => opts.onPromptError("extension_send_user", (err as Error).message));
-  try {
-    await handle.accepted;
-  } catch (err) {
-    opts.onPromptError("extension_send_user", (err as Error).message);
+  const handle = s.prompt(text, { images, streamingBehavior: o?.deliverAs ?? "steer", source: "extension", expandPromptTemplates: o?.expandPromptTemplates ?? false });
+  await settle(handle, "extension_send_user", opts);
+}
+
+/**
+ * pi's `sendMessage`: `nextTurn` waits for the next prompt; while busy it is steered (or a
+ * follow-up); while idle `triggerTurn` starts a run with it, otherwise it is added and shown.
+ */
+async function sendMessage(s: HostedSession, input: CustomMessageInput, o: SendMessageOptions | undefined, opts: ExtensionBindings): Promise<void> {
+  const message: CustomMessage = { role: "custom", ...input, timestamp: Date.now() };
+  if (o?.deliverAs === "nextTurn") s.queues.addNextTurn(message);
+  else if (s.isBusy()) {
+    if (o?.deliverAs === "followUp") s.queues.followUp(message);
+    else s.queues.steer(message);
+  } else if (o?.triggerTurn) await settle(s.trigger(message), "extension_send", opts);
+  else {
+    s.conversation.add(message);
+    // As in pi: a message added while idle is shown to the host at once.
+    s.announce(message);
   }
 }
 
-function sendMessage(s: HostedSession, input: CustomMessageInput, o: SendMessageOptions | undefined): void {
-  const message: CustomMessage = { role: "custom", ...input, timestamp: Date.now() };
-  if (s.isBusy() || o?.deliverAs === "nextTurn") {
-    if (o?.deliverAs === "followUp") s.queues.followUp(message);
-    else if (o?.deliverAs === "nextTurn") s.queues.addNextTurn(message);
-    else s.queues.steer(message);
-    return;
+/** A prompt an extension started: a failure is reported, never thrown at the extension. */
+async function settle(handle: PromptHandle, command: "extension_send" | "extension_send_user", opts: ExtensionBindings): Promise<void> {
+  handle.done.catch((err) => opts.onPromptError(command, (err as Error).message));
+  try {
+    await handle.accepted;
+  } catch (err) {
+    opts.onPromptError(command, (err as Error).message);
   }
-  s.conversation.add(message);
-  // As in pi: a message added while idle is shown to the host at once.
-  s.announce(message);
 }

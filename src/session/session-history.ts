@@ -142,9 +142,30 @@ export class SessionHistory {
   async clone(): Promise<{ cancelled: boolean }> {
     const leaf = this.conversation.log.leafId;
     if (leaf !== null && (await this.beforeFork(leaf, "at"))) return { cancelled: true };
+    return this.copyBranch(undefined);
+  }
+
+  /** pi's `fork(entryId, {position: "at"})`: a new session file holding the branch up to and including `entryId`. */
+  async forkAt(entryId: unknown): Promise<{ cancelled: boolean }> {
+    if (typeof entryId !== "string" || !this.conversation.log.getEntry(entryId)) throw new PithError("invalid_request", "Invalid entry ID for forking");
+    if (await this.beforeFork(entryId, "at")) return { cancelled: true };
+    return this.copyBranch(entryId);
+  }
+
+  /** Copies the branch ending at `entryId` (the leaf once the run stopped, when undefined) into a new file. */
+  private async copyBranch(entryId: string | undefined): Promise<{ cancelled: boolean }> {
     await this.o.quiesce();
+    const log = this.conversation.log;
     const previous = this.sessionFile;
-    this.o.replaceLog(this.conversation.log.cloneToNewFile());
+    const leaf = log.leafId;
+    if (entryId !== undefined) log.moveLeaf(entryId);
+    let copy: SessionLog;
+    try {
+      copy = log.cloneToNewFile();
+    } finally {
+      log.moveLeaf(leaf);
+    }
+    this.o.replaceLog(copy);
     await this.afterSwitch("fork", previous);
     return { cancelled: false };
   }
@@ -154,9 +175,11 @@ export class SessionHistory {
     return this.conversation.log.userMessageEntries();
   }
 
-  /** `set_session_name`: sanitised and recorded (`Session name cannot be empty`). */
+  /** `set_session_name`: sanitised and recorded (`Session name cannot be empty`); extensions hear `session_info_changed`. */
   setName(name: string): void {
-    this.conversation.log.setName(name);
+    const log = this.conversation.log;
+    log.setName(name);
+    void this.o.runner()?.emit({ type: "session_info_changed", name: log.name });
   }
 
   /** `get_session_stats` over the in-memory context. */

@@ -12,6 +12,7 @@ import { discoverAll } from "./discover-all.js";
 import { envApiKey, PROVIDER_ENV_VARS } from "./env-keys.js";
 import { loadModelsJson, type ProviderConfig } from "./models-json.js";
 import { applyModelsJson, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS, ZERO_COST } from "./models-json-apply.js";
+import { scopeRegistry, type ScopedModelRegistry } from "./runtime-providers.js";
 import { unknownModel } from "./unknown-model.js";
 
 export interface ModelRegistryOptions {
@@ -51,6 +52,8 @@ export interface ModelRegistry {
   credentialEnvNames(): string[];
   /** The provider's models.json entry sets `allowUnknownModels`: ids nobody lists may be used. */
   allowsUnknownModels(provider: string): boolean;
+  /** A layer for one session: providers registered on it (extensions) stay in that session. */
+  scope(): ScopedModelRegistry;
 }
 
 const key = (provider: string, id: string) => `${provider}\u0000${id}`;
@@ -227,6 +230,10 @@ class Registry implements ModelRegistry {
 
   defaultModel(settings?: DefaultModelSettings): Model | undefined {
     return chooseDefaultModel(this, settings);
+  }
+
+  scope(): ScopedModelRegistry {
+    return scopeRegistry(this, this.opts.env, this.runner, this.opts.warn);
   }
 
   credentialEnvNames(): string[] {
