@@ -10,6 +10,7 @@ import { benchCheckpoints } from "./checkpoints-bench.js";
 import { benchCheckpointPrompts } from "./checkpoints-prompt.js";
 import { costSession, costSessionFourTools, costSessionWide } from "./cost-workload.js";
 import { benchGrepFind } from "./tools-bench.js";
+import { benchLsp } from "./lsp-bench.js";
 import { largeSessionCompacted, largeSessionFull } from "./large-session-bench.js";
 import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
 import { ensureOmp, omp, ompDescription, ompUnavailable } from "./lib/omp.js";
@@ -117,6 +118,10 @@ async function main(): Promise<void> {
     for (const f of await benchCheckpoints(process.env.PATH)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 1 }], { values: { [f.figure]: f.value } });
     log("file checkpoints through the CLI: time added to the first token (5,000 files)...");
     for (const f of await benchCheckpointPrompts(log)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 1 }], { values: { [f.figure]: f.value } });
+  }
+  if (!only || "lsp language servers".includes(only)) {
+    log("language servers: write → diagnostics with typescript-language-server, pith RSS with and without...");
+    for (const f of await benchLsp(log)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 1 }], { values: { [f.figure]: f.value } });
   }
   const took = Math.round((performance.now() - started) / 1000);
   const peers = ompReady ? ` (and ${ompDescription()} on the large-session rows)` : "";

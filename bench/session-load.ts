@@ -6,10 +6,10 @@
 import { readFileSync } from "node:fs";
 import { writeSession } from "./lib/sessions.js";
 import { makeTemp, removeTemps } from "./lib/temp.js";
-import { parseSessionBuffer } from "../src/session/store/jsonl-parse.js";
-import { migrate } from "../src/session/store/migrate.js";
-import { SessionStore } from "../src/session/store/session-store.js";
-import { buildSessionContext } from "../src/session/store/build-context.js";
+import { parseSessionBuffer } from "../src/store/jsonl-parse.js";
+import { migrate } from "../src/store/migrate.js";
+import { SessionStore } from "../src/store/session-store.js";
+import { buildSessionContext } from "../src/store/build-context.js";
 import { todosFromHistory } from "../src/session/todos/index.js";
 
 const turns = Number(process.argv[2] ?? 2000);

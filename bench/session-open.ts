@@ -8,8 +8,8 @@
 //   `--turns N --compact-every K` change it.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { SessionStore } from "../src/session/store/session-store.js";
-import { buildSessionContext } from "../src/session/store/build-context.js";
+import { SessionStore } from "../src/store/session-store.js";
+import { buildSessionContext } from "../src/store/build-context.js";
 import { writeLargeSession } from "./lib/large-session-pith.js";
 import { makeTemp, removeTemps } from "./lib/temp.js";
 

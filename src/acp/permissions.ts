@@ -7,8 +7,8 @@ import { toolKind } from "./tool-calls.js";
 const MODES = [
   { id: "allow", name: "Allow all", description: "Every tool call runs (pith's default)" },
   { id: "ask", name: "Ask", description: "Every tool call not allowed by a rule asks first" },
-  { id: "ask-writes", name: "Ask before changes", description: "Reading runs; edits, writes, commands and host tools ask" },
-  { id: "read-only", name: "Read only", description: "Edits, writes and commands are refused unless a rule allows them" },
+  { id: "ask-writes", name: "Ask before changes", description: "Tools declared read-only run; every tool that may change something asks" },
+  { id: "read-only", name: "Read only", description: "Only tools declared read-only run; the rest are refused unless a rule allows them" },
 ] as const;
 
 /** The session's mode state as `session/new` and `session/load` answer it. */

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import type { AgentEvent, AssistantMessage } from "../shared/types.js";
-import { fakeTool, harness, scriptedStream, textOf, trace, user } from "./test-support.js";
+import { fakeTool, harness, scriptedStream, textOf, trace, user } from "../../test/support/agent.js";
 import { runAgentLoop } from "./loop.js";
 
 const isFirstDelta = (e: AgentEvent) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta";

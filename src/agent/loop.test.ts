@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import type { AgentEvent, AssistantMessage } from "../shared/types.js";
-import { harness, scriptedStream, trace, user } from "./test-support.js";
+import { harness, scriptedStream, trace, user } from "../../test/support/agent.js";
 import { runAgentLoop } from "./loop.js";
 
 function endOf(events: AgentEvent[]) {
@@ -329,4 +329,23 @@ it("runAgentLoop: provider failures: a listener throwing mid-batch still leaves 
   expect(ids.sort()).toEqual(["c1", "c2"]);
   const assistantAt = h.input.messages.findIndex((m) => m.role === "assistant");
   expect(h.input.messages.slice(assistantAt + 1, assistantAt + 3).every((m) => m.role === "toolResult")).toBe(true);
+  // the repaired result is announced too (message_end is what records it in the session file)
+  const ended = h.events.flatMap((e) => (e.type === "message_end" && e.message.role === "toolResult" ? [e.message.toolCallId] : []));
+  expect(ended.sort()).toEqual(["c1", "c2"]);
+  expect(h.events.find((e) => e.type === "message_end" && e.message.role === "toolResult" && e.message.toolCallId === "c1")).toMatchObject({
+    message: { isError: true, content: [{ type: "text", text: "Tool execution failed due to an error: listener broke" }] },
+  });
+});
+
+it("runAgentLoop: provider failures: a listener that keeps failing still leaves the repaired results in the context and says so", async () => {
+  const { stream } = scriptedStream([{ steps: [{ toolCall: { id: "c1", name: "t" } }] }]);
+  const h = harness({
+    stream,
+    onEvent: (e) => {
+      if (e.type === "tool_execution_start" || (e.type === "message_end" && e.message.role === "toolResult")) throw new Error("listener broke");
+    },
+  });
+  const added = await runAgentLoop(h.input, h.config);
+  expect(added[0]).toMatchObject({ stopReason: "error", errorMessage: "listener broke; tool result listener failed: listener broke" });
+  expect(h.input.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
 });

@@ -7,10 +7,10 @@
 // messages stay in their queues for the next run. Steering already taken by an "immediate"
 // poll before the abort is not lost: it enters the context (message_start/end) before agent_end.
 import { errorMessage } from "../shared/errors.js";
-import type { AgentMessage, Model, ToolCall, ToolResultMessage } from "../shared/types.js";
+import type { AgentMessage, Model, ToolResultMessage } from "../shared/types.js";
 import { addMessages, type RunState } from "./run-state.js";
 import { streamAssistant } from "./stream-turn.js";
-import { errorOutcome, exceptionAssistant, failedCallText, toolCallsOf } from "./synthetic.js";
+import { errorOutcome, exceptionAssistant, failedCallText, insertMissingResults, syntheticResult, toolCallsOf } from "./synthetic.js";
 import { executeToolBatch } from "./tool-batch.js";
 import { emitSyntheticCall } from "./tool-events.js";
 import type { AgentLoopConfig, RunAgentLoop } from "./types.js";
@@ -92,22 +92,33 @@ async function runTurn(state: RunState): Promise<TurnOutcome> {
 }
 
 /**
- * Engine §2.4 exception path: something escaped (a listener or a poll threw). Tool calls left
- * without a result get one (no events: emitting is what may be broken), then a synthetic
- * error assistant message closes the run.
+ * The exception path: something escaped (a listener or a poll threw). Tool calls left
+ * without a result get one in the context, then a synthetic error assistant message closes
+ * the run. Each such result is still announced (message_start/end: what records it in the
+ * session file) one by one, so a listener that fails again loses only its own event.
  */
 function endAfterException(state: RunState, err: unknown): AgentMessage[] {
   const { input, config } = state;
   const message = errorMessage(err);
-  repairPairing(input.messages, state.added, message);
+  const repaired = repairPairing(input.messages, state.added, message);
   const synthetic = exceptionAssistant(modelIdentity(config), input.signal.aborted, message);
+  const failures: string[] = [];
+  for (const result of repaired) {
+    try {
+      input.emit({ type: "message_start", message: result });
+      input.emit({ type: "message_end", message: result });
+    } catch (emitErr) {
+      failures.push(`tool result listener failed: ${errorMessage(emitErr)}`);
+    }
+  }
   input.messages.push(synthetic);
   try {
     input.emit({ type: "agent_end", messages: [synthetic] });
   } catch (emitErr) {
-    // The listener that failed is the only place to report to; the return value still carries it.
-    synthetic.errorMessage = `${message}; agent_end listener failed: ${errorMessage(emitErr)}`;
+    failures.push(`agent_end listener failed: ${errorMessage(emitErr)}`);
   }
+  // The listener that failed is the only place to report to; the return value still carries it.
+  if (failures.length > 0) synthetic.errorMessage = [message, ...new Set(failures)].join("; ");
   return [synthetic];
 }
 
@@ -119,30 +130,8 @@ function modelIdentity(config: AgentLoopConfig): Pick<Model, "api" | "provider" 
   }
 }
 
-/** Inserts an error result after the results of every assistant message of the run that lacks one. */
-function repairPairing(messages: AgentMessage[], added: AgentMessage[], reason: string): void {
-  const answered = new Set(added.flatMap((m) => (m.role === "toolResult" ? [m.toolCallId] : [])));
-  for (const assistant of added) {
-    if (assistant.role !== "assistant") continue;
-    const missing = toolCallsOf(assistant).filter((c) => !answered.has(c.id));
-    if (missing.length === 0) continue;
-    let at = messages.indexOf(assistant) + 1;
-    if (at === 0) continue;
-    while (at < messages.length && messages[at]?.role === "toolResult") at++;
-    messages.splice(at, 0, ...missing.map((call) => repairResult(call, reason)));
-  }
-}
-
-function repairResult(call: ToolCall, reason: string): AgentMessage {
+/** Inserts an error result after the results of every assistant message of the run that lacks one; returns them. */
+function repairPairing(messages: AgentMessage[], added: AgentMessage[], reason: string): ToolResultMessage[] {
   const text = failedCallText("error", reason);
-  return {
-    role: "toolResult",
-    toolCallId: call.id,
-    toolName: call.name,
-    content: [{ type: "text", text }],
-    details: {},
-    isError: true,
-    isWarning: false,
-    timestamp: Date.now(),
-  };
+  return insertMissingResults(messages, added, (call) => syntheticResult(call, text));
 }

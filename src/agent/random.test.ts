@@ -2,7 +2,7 @@
 // Asserts invariants only, so it never depends on timing.
 import { expect, it } from "vitest";
 import type { AgentEvent, AgentMessage } from "../shared/types.js";
-import { fakeTool, harness, scriptedStream, tick, user, type Reply, type Step } from "./test-support.js";
+import { fakeTool, harness, scriptedStream, tick, user, type Reply, type Step } from "../../test/support/agent.js";
 import { runAgentLoop } from "./loop.js";
 import { mulberry32 } from "../../test/support/random.js";
 

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import type { AgentEvent, ToolResultMessage } from "../shared/types.js";
-import { fakeTool, harness, scriptedStream, textOf, trace, user } from "./test-support.js";
+import { fakeTool, harness, scriptedStream, textOf, trace, user } from "../../test/support/agent.js";
 import { runAgentLoop } from "./loop.js";
 
 const SKIPPED = "Skipped due to queued user message.";

@@ -1,7 +1,7 @@
 // Messages and results the loop makes up itself: placeholders, aborted/error assistant
 // messages, and the error results given to tool calls that never ran.
 import { ABORT_MESSAGE } from "../shared/abort.js";
-import type { AssistantMessage, Model, ToolCall } from "../shared/types.js";
+import type { AgentMessage, AssistantMessage, Model, ToolCall, ToolResultMessage } from "../shared/types.js";
 import { emptyAssistantMessage } from "../shared/types.js";
 import type { ToolCallOutcome } from "./types.js";
 
@@ -59,4 +59,56 @@ export function failedCallText(stopReason: "aborted" | "error", errorMessage: st
 
 export function abortedCallText(): string {
   return failedCallText("aborted", ABORT_MESSAGE);
+}
+
+/** An error result for a call that has none (it never ran, or its result was lost). */
+export function syntheticResult(call: Pick<ToolCall, "id" | "name">, text: string, timestamp = Date.now()): ToolResultMessage {
+  return {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: [{ type: "text", text }],
+    details: {},
+    isError: true,
+    isWarning: false,
+    timestamp,
+  };
+}
+
+/**
+ * Every tool call of the assistant messages in `scope` (messages of `messages`) gets exactly one
+ * result: a call with no result anywhere in `messages` gets `make(call)`, inserted after the
+ * results that follow its assistant message. Returns the inserted results; linear in size.
+ */
+export function insertMissingResults(
+  messages: AgentMessage[],
+  scope: readonly AgentMessage[],
+  make: (call: ToolCall, assistant: AssistantMessage) => ToolResultMessage,
+): ToolResultMessage[] {
+  const answered = new Set<string>();
+  for (const m of messages) if (m.role === "toolResult") answered.add(m.toolCallId);
+  const inScope = new Set(scope);
+  const out: AgentMessage[] = [];
+  const inserted: ToolResultMessage[] = [];
+  let pending: ToolResultMessage[] = [];
+  const flush = () => {
+    out.push(...pending);
+    inserted.push(...pending);
+    pending = [];
+  };
+  for (const m of messages) {
+    if (m.role !== "toolResult") flush();
+    out.push(m);
+    if (m.role !== "assistant" || !inScope.has(m)) continue;
+    for (const call of toolCallsOf(m)) {
+      if (answered.has(call.id)) continue;
+      answered.add(call.id);
+      pending.push(make(call, m));
+    }
+  }
+  flush();
+  if (inserted.length === 0) return inserted;
+  messages.length = 0;
+  for (const m of out) messages.push(m);
+  return inserted;
 }

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import type { AgentEvent, ToolResultMessage } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
-import { fakeTool, harness, scriptedStream, textOf, trace } from "./test-support.js";
-import type { Reply } from "./test-support.js";
+import { fakeTool, harness, scriptedStream, textOf, trace } from "../../test/support/agent.js";
+import type { Reply } from "../../test/support/agent.js";
 import { runAgentLoop } from "./loop.js";
 
 function callsReply(...calls: [id: string, name: string, args?: Record<string, unknown>][]): Reply {
@@ -204,4 +204,52 @@ it("tool batch: passes cwd from getCwd and a per-call signal to the tool", async
   const h = harness({ stream, tools: [t], config: { getCwd: () => "/proj" } as never });
   await runAgentLoop(h.input, h.config);
   expect(ctxSeen).toEqual({ cwd: "/proj", toolCallId: "c9", aborted: false });
+});
+
+it("tool batch: a wrapper that hands over after the abort (a dialog, a checkpoint) never starts the tool; the call says it was aborted", async () => {
+  const t = fakeTool("t");
+  const { stream } = scriptedStream([callsReply(["c1", "t"], ["c2", "t"]), { steps: [{ text: "never" }] }]);
+  const h: ReturnType<typeof harness> = harness({
+    stream,
+    tools: [t],
+    config: {
+      // c1: the wrapper waits (an approval dialog), the run is aborted meanwhile, then it allows;
+      // c2: the wrapper denies because its dialog was cancelled by that abort
+      wrapToolExecution: async (call, _tool, run) => {
+        if (call.id === "c1") {
+          h.controller.abort();
+          return run();
+        }
+        return { isError: true, result: { content: [{ type: "text", text: "denied: the dialog was cancelled" }], details: {} } };
+      },
+    },
+  });
+  const added = await runAgentLoop(h.input, h.config);
+  expect(t.log).toEqual([]);
+  const byId = Object.fromEntries(results(h.events).map((r) => [r.toolCallId, r]));
+  for (const id of ["c1", "c2"]) {
+    expect(byId[id]).toMatchObject({ isError: true, content: [{ type: "text", text: "Tool execution was aborted: Request was aborted" }] });
+  }
+  // one result per call in the context, and no model call after the abort
+  expect(added.flatMap((m) => (m.role === "toolResult" ? [m.toolCallId] : [])).sort()).toEqual(["c1", "c2"]);
+  expect(added.at(-1)?.role).toBe("toolResult");
+});
+
+it("tool batch: a tool that ran keeps its own result when the run is aborted afterwards", async () => {
+  const t = fakeTool("t");
+  const { stream } = scriptedStream([callsReply(["c1", "t"]), { steps: [{ text: "never" }] }]);
+  const h: ReturnType<typeof harness> = harness({
+    stream,
+    tools: [t],
+    config: {
+      wrapToolExecution: async (_call, _tool, run) => {
+        const outcome = await run();
+        h.controller.abort();
+        return outcome;
+      },
+    },
+  });
+  await runAgentLoop(h.input, h.config);
+  expect(t.log).toEqual(["start c1", "end c1"]);
+  expect(results(h.events)[0]).toMatchObject({ toolCallId: "c1", isError: false, content: [{ type: "text", text: "t ok" }] });
 });

@@ -131,13 +131,24 @@ class ToolBatch {
         input.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args: view.args, partialResult });
       },
     };
-    const run = () => runTool(tool, view.args, ctx);
+    // A wrapper (extension hooks, an approval dialog, a checkpoint) may hand over after the run
+    // was aborted: the tool then never starts, and a call that never ran because of the abort
+    // says so, whatever the wrapper made of it (a dialog cancelled by the abort denies).
+    const wrap = this.state.config.wrapToolExecution;
+    const ran = { started: false };
+    const aborted = () => this.state.input.signal.aborted;
+    const run = (): Promise<ToolCallOutcome> => {
+      if (wrap && aborted()) return Promise.resolve(errorOutcome(abortedCallText()));
+      ran.started = true;
+      return runTool(tool, view.args, ctx);
+    };
+    let outcome: ToolCallOutcome;
     try {
-      const wrap = this.state.config.wrapToolExecution;
-      return await (wrap ? wrap(call, tool, run) : run());
+      outcome = await (wrap ? wrap(call, tool, run) : run());
     } catch (err) {
-      return errorOutcome(errorMessage(err));
+      outcome = errorOutcome(errorMessage(err));
     }
+    return !ran.started && aborted() ? errorOutcome(abortedCallText()) : outcome;
   }
 
   /** "immediate" mode: after each completed call, one steering poll; messages interrupt the batch. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent, ToolResultMessage } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
 import { runAgentLoop } from "./loop.js";
-import { fakeTool, harness, scriptedStream } from "./test-support.js";
+import { fakeTool, harness, scriptedStream } from "../../test/support/agent.js";
 import { advertisedTools, resolveShelfCall, SHELF_TOOL } from "./tool-shelf.js";
 
 function deferred(name: string, parameters: Record<string, unknown> = { type: "object", properties: {} }): Tool & { log: string[] } {

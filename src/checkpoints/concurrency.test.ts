@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CheckpointStore } from "./store.js";
-import { makeSandbox, makeStore, manifest, writeFiles, type Sandbox } from "./test-support.js";
+import { makeSandbox, makeStore, manifest, writeFiles, type Sandbox } from "../../test/support/checkpoints.js";
 import type { Checkpoint } from "./types.js";
 
 const run = promisify(execFile);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { shadowLayout } from "./shadow-repo.js";
 import { unprocessablePath } from "./snapshot.js";
 import type { CheckpointStore } from "./store.js";
-import { makeSandbox, makeStore, manifest, projectGit, writeFiles, type Sandbox } from "./test-support.js";
+import { makeSandbox, makeStore, manifest, projectGit, writeFiles, type Sandbox } from "../../test/support/checkpoints.js";
 
 let sb: Sandbox;
 let stores: CheckpointStore[];

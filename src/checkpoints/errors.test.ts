@@ -8,7 +8,7 @@ import { CheckpointError } from "./errors.js";
 import { REF_PREFIX } from "./refs.js";
 import { shadowLayout } from "./shadow-repo.js";
 import type { CheckpointStore } from "./store.js";
-import { makeSandbox, makeStore, manifest, realGit, writeFiles, type Sandbox } from "./test-support.js";
+import { makeSandbox, makeStore, manifest, realGit, writeFiles, type Sandbox } from "../../test/support/checkpoints.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 let sb: Sandbox;

@@ -2,9 +2,11 @@
 // its own GIT_DIR, the project folder as GIT_WORK_TREE, a per-call GIT_INDEX_FILE, no global or
 // system config (HOME points into the shadow folder), a fixed author, C locale. Nothing of the
 // caller's environment leaks in, so no API key ever reaches git. Every run has a timeout and
-// follows an optional AbortSignal; output is capped.
+// follows an optional AbortSignal; output is capped. git runs as the leader of its own process
+// group, registered with pith's children, so the group ends with the run and with pith.
 import { spawn } from "node:child_process";
 import { errorMessage } from "../shared/errors.js";
+import { endProcessGroup, registerProcessGroup } from "../shared/process-group-registry.js";
 import { CheckpointError } from "./errors.js";
 
 export interface GitContext {
@@ -42,7 +44,7 @@ export interface GitRunResult {
 }
 
 const STDERR_CAP = 64 * 1024;
-const KILL_GRACE_MS = 2000;
+const KILL_GRACE_MS = 500;
 
 /** The fixed environment of every shadow-repository run (no inherited variable reaches git). */
 export function gitEnv(ctx: GitContext, indexFile?: string): Record<string, string> {
@@ -90,14 +92,15 @@ export function spawnGit(gitPath: string, args: string[], opts: SpawnOptions): P
   return new Promise((resolve, reject) => {
     const what = `git ${args.find((a, i) => !a.startsWith("-") && args[i - 1] !== "-c") ?? ""}`.trim();
     if (opts.signal?.aborted) return reject(new CheckpointError("aborted", `${what} was aborted`));
-    const child = spawn(gitPath, args, { cwd: opts.cwd, env: opts.env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(gitPath, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    const pid = child.pid;
+    if (pid !== undefined) registerProcessGroup(pid);
     const out: Buffer[] = [];
     let outBytes = 0;
     let stderr = "";
     const state = { truncated: false, timedOut: false, aborted: false, settled: false };
     const stop = () => {
-      child.kill("SIGTERM");
-      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"), KILL_GRACE_MS).unref();
+      if (pid !== undefined) endProcessGroup(pid, KILL_GRACE_MS);
     };
     const timer = setTimeout(() => ((state.timedOut = true), stop()), opts.timeoutMs);
     const onAbort = () => ((state.aborted = true), stop());
@@ -107,6 +110,7 @@ export function spawnGit(gitPath: string, args: string[], opts: SpawnOptions): P
       state.settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", onAbort);
+      if (pid !== undefined) endProcessGroup(pid, KILL_GRACE_MS);
       fn();
     };
     child.stdout.on("data", (chunk: Buffer) => {

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { probeGit } from "./probe.js";
-import { makeSandbox, type Sandbox } from "./test-support.js";
+import { makeSandbox, type Sandbox } from "../../test/support/checkpoints.js";
 
 let sb: Sandbox;
 

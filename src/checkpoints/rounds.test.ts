@@ -14,7 +14,7 @@ import {
   projectGitState,
   writeFiles,
   type Sandbox,
-} from "./test-support.js";
+} from "../../test/support/checkpoints.js";
 import type { Checkpoint, CheckpointDiff } from "./types.js";
 
 const SESSION = "session-a";

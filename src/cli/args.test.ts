@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { readApiKeyFile } from "./api-key-file.js";
 import { CliError, FILE_ARGS_IN_RPC_ERROR, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
 
 function usageError(argv: string[]): CliError {
@@ -116,9 +120,31 @@ describe("--heartbeat", () => {
   });
 });
 
+describe("--api-key-file", () => {
+  it("names the file; with --api-key too it is a usage error", () => {
+    expect(parseArgs(["--mode", "rpc", "--api-key-file", "/run/secrets/key"]).apiKeyFile).toBe("/run/secrets/key");
+    expect(() => parseArgs(["--api-key", "k", "--api-key-file", "f"])).toThrow(/--api-key and --api-key-file exclude each other/);
+  });
+
+  it("readApiKeyFile: the key alone, a trailing newline dropped; unreadable or not a single key is exit 1", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "pith-key-"));
+    try {
+      writeFileSync(path.join(dir, "key"), "sk-123\n");
+      expect(readApiKeyFile("key", dir)).toBe("sk-123");
+      writeFileSync(path.join(dir, "two"), "sk-1 sk-2\n");
+      expect(() => readApiKeyFile("two", dir)).toThrow(/expected the key alone/);
+      writeFileSync(path.join(dir, "empty"), "\n");
+      expect(() => readApiKeyFile("empty", dir)).toThrow(/expected the key alone/);
+      expect(() => readApiKeyFile("missing", dir)).toThrow(expect.objectContaining({ exitCode: 1, message: expect.stringMatching(/missing: cannot read it \(ENOENT\)/) }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("HELP_TEXT", () => {
   it("documents every flag and the environment variables", () => {
-    const flags = ["--mode", "--print", "--provider", "--model", "--models", "--thinking", "--api-key", "--no-session",
+    const flags = ["--mode", "--print", "--provider", "--model", "--models", "--thinking", "--api-key", "--api-key-file", "--no-session",
       "--session", "--continue", "--session-dir", "--cwd", "--tools", "--no-tools", "--extension", "--no-extensions",
       "--system-prompt", "--append-system-prompt", "--delta-streaming", "--heartbeat", "--provider-session-id", "--no-rules", "--no-skills",
       "--no-title", "--no-themes", "--version", "--help"];

@@ -20,6 +20,8 @@ export interface ParsedArgs {
   models?: string[];
   thinking?: ThinkingLevel;
   apiKey?: string;
+  /** `--api-key-file`: read the key from this file (main.ts reads it into `apiKey`). */
+  apiKeyFile?: string;
   noSession: boolean;
   session?: string;
   continue: boolean;
@@ -48,6 +50,12 @@ export interface ParsedArgs {
   noThemes: boolean;
   /** `--sandbox`: the bubblewrap sandbox of bash commands (overrides the `sandbox.mode` setting). */
   sandbox?: "off" | "workspace-write" | "read-only";
+  /**
+   * The project layer of the working folder (its settings, extensions, agents, rules, MCP servers):
+   * true (`--trust-project`, pi's `--approve`/`-a`) loads it, false (`--no-approve`/`-na`) ignores
+   * it, whatever was saved; absent: the saved decisions and settings decide. The last flag wins.
+   */
+  trustProject?: boolean;
   version: boolean;
   help: boolean;
   /** Print/json: a JSON Schema file; the last prompt must end with a result matching it (printed alone). */
@@ -105,6 +113,7 @@ const FLAGS: Record<string, Flag> = {
   "--models": (a, take) => (a.models = [...(a.models ?? []), ...list(take())]),
   "--thinking": (a, take) => (a.thinking = oneOf("--thinking", take(), THINKING)),
   "--api-key": (a, take) => (a.apiKey = take()),
+  "--api-key-file": (a, take) => (a.apiKeyFile = take()),
   "--no-session": (a) => (a.noSession = true),
   "--session": (a, take) => (a.session = take()),
   "--continue": (a) => (a.continue = true),
@@ -120,6 +129,10 @@ const FLAGS: Record<string, Flag> = {
   "--delta-streaming": (a) => (a.deltaStreaming = true),
   "--heartbeat": (a, take) => (a.heartbeat = heartbeatMs(take())),
   "--sandbox": (a, take) => (a.sandbox = oneOf("--sandbox", take(), SANDBOX)),
+  "--trust-project": (a) => (a.trustProject = true),
+  // pi's names for the same decision (pi 0.8x project trust)
+  "--approve": (a) => (a.trustProject = true),
+  "--no-approve": (a) => (a.trustProject = false),
   // Flags the reference's and pi's RPC launchers pass (README, "Launcher flags").
   "--provider-session-id": (a, take) => (a.providerSessionId = take()),
   "--no-rules": (a) => (a.noRules = true),
@@ -130,7 +143,15 @@ const FLAGS: Record<string, Flag> = {
   "--version": (a) => (a.version = true),
   "--help": (a) => (a.help = true),
 };
-const ALIASES: Record<string, string> = { "-p": "--print", "-c": "--continue", "-e": "--extension", "-h": "--help", "-v": "--version" };
+const ALIASES: Record<string, string> = {
+  "-p": "--print",
+  "-c": "--continue",
+  "-e": "--extension",
+  "-h": "--help",
+  "-v": "--version",
+  "-a": "--approve",
+  "-na": "--no-approve",
+};
 
 function emptyArgs(): ParsedArgs {
   return {
@@ -196,6 +217,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (eq !== -1 && !used) throw new CliError(`Option ${name} does not take a value`);
   }
   splitModel(args);
+  if (args.apiKey !== undefined && args.apiKeyFile !== undefined) throw new CliError("--api-key and --api-key-file exclude each other");
   return args;
 }
 
@@ -278,7 +300,8 @@ Model:
   --model <id|provider/id>           model id; "provider/id" also sets the provider
   --models <a,b,...>                 model scope for cycle_model (ids or provider/id)
   --thinking <level>                 off, minimal, low, medium, high, xhigh
-  --api-key <key>                    API key for the selected provider (overrides env vars)
+  --api-key <key>                    API key for the selected provider (overrides env vars; hidden from ps)
+  --api-key-file <path>              read that key from a file instead (preferred: never on a command line)
 
 Session:
   --no-session                       keep the session in memory only
@@ -298,6 +321,9 @@ Tools, extensions, prompt:
   --heartbeat <ms>                   RPC: a heartbeat frame every <ms> (0 = off; set_heartbeat changes it)
   --sandbox <off|workspace-write|read-only>
                                      run bash commands under bubblewrap (default: setting sandbox.mode, off)
+  --trust-project, -a, --approve     trust the working folder: load its .pith/ settings, extensions,
+                                     agents, rules and .mcp.json (untrusted folders' are ignored)
+  -na, --no-approve                  do not trust the working folder, whatever was saved
   --provider-session-id <id>         provider-side session id: the prompt-cache key (default: session id)
   --no-rules                         load no TTSR rule files
   --file-checkpoints                 checkpoint the cwd before each user message's tools run
@@ -313,7 +339,9 @@ Other:
 
 Environment:
   PITH_HOME                          data directory (default ~/.pith): settings.json, models.json,
-                                     sessions/, extensions/; project settings: .pith/settings.json
+                                     sessions/, extensions/, trust.json; project settings:
+                                     .pith/settings.json (trusted folders only)
+  PITH_TRUST_PROJECT                 1/true/yes/on: same as --trust-project; 0/false/no/off: --no-approve
   ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY,
   XAI_API_KEY, MISTRAL_API_KEY, ...  provider API keys
   PITH_CACHE_RETENTION               prompt caching: none | short (default, ~5 min) | long (~1 h);

@@ -1,6 +1,6 @@
 // The composition root: from parsed argv, environment and settings files to a ready
 // AgentSession. Nothing below src/cli reads process.env or argv.
-import { mkdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { createModelRegistry, type ModelRegistry } from "../providers/models/registry.js";
@@ -24,10 +24,7 @@ import { noApiKeyMessage, noModelMessage } from "../providers/models/env-keys.js
 import type { Model, ThinkingLevel } from "../shared/types.js";
 import {
   agentMcpFilter,
-  childEnvironment,
-  createBuiltinTools,
-  createNodeExecOps,
-  createReferenceTools,
+  createNodeFsOps,
   createTaskTool,
   findOnPath,
   loadAgents,
@@ -36,20 +33,27 @@ import {
   type FsOps,
   type Tool,
 } from "../tools/index.js";
+import { openProjectGrants } from "../policy/index.js";
 import { createSubagentFactory } from "./subagents.js";
 import type { ParsedArgs } from "./args.js";
 import { setUpSandbox, type SessionSandboxSetup } from "./sandbox-setup.js";
-import { borrowMcp, setUpMcp } from "./mcp.js";
-import { attachExtensions, headlessBindings } from "./extensions.js";
+import { borrowMcp, setUpMcp, type ProjectMcpWiring } from "./mcp.js";
+import { lspWiring, setUpLsp } from "./lsp.js";
+import type { LspRuntime } from "../lsp/index.js";
+import { attachExtensions, headlessBindings, loadProjectExtensions } from "./extensions.js";
+import { sessionTempDir, userTempDir, type SessionTemp } from "./private-temp.js";
 import { resolveCacheRetention } from "./cache-retention.js";
 import { toSessionSettings, type Settings } from "./settings.js";
-import { applyPythonMode, referenceToolsOptions } from "./tool-settings.js";
+import { ProjectLayer, settingsFor, type LayerContext, type SettingsSource } from "./project-layer.js";
+import { toolsOf } from "./compose-tools.js";
 import { createVisionPort } from "./vision.js";
 
 export interface Environment {
   env: Record<string, string | undefined>;
   cwd: string;
   log(message: string): void;
+  /** Called once the credential variables are known: hides them (and `--api-key`) from the process's /proc entries. */
+  hideSecrets?(credentialEnvNames: Iterable<string>): void;
 }
 
 export function pithHomeOf(env: Record<string, string | undefined>): string {
@@ -69,25 +73,27 @@ export interface ComposeParts {
   fs?: FsOps;
 }
 
-/** What every session of the process shares. */
+/**
+ * What every session of the process shares. Settings are each session's own: the global file,
+ * and its folder's project file when that folder is trusted (`ProjectLayer`).
+ */
 interface Shared {
   args: ParsedArgs;
-  settings: Settings;
   e: Environment;
   parts: ComposeParts;
   pithHome: string;
   registry: ModelRegistry;
   storage: SessionStorage;
-  sessionSettings: SessionSettings;
-  thinking: ThinkingLevel | undefined;
   scoped: Model[];
   tempDir: string;
   rgPath: ReturnType<typeof findOnPath>;
-  childEnv: Record<string, string>;
+  layers: LayerContext;
+  /** stderr, each distinct line once (a warning met again at every `task` call). */
+  logOnce(message: string): void;
 }
 
 /** Builds the session for any mode. `requireModel` (print/json) fails early without a model. */
-export async function composeSession(args: ParsedArgs, settings: Settings, e: Environment, parts: ComposeParts = {}): Promise<Composed> {
+export async function composeSession(args: ParsedArgs, source: SettingsSource, e: Environment, parts: ComposeParts = {}): Promise<Composed> {
   const cwd = args.cwd ? path.resolve(e.cwd, args.cwd) : e.cwd;
   const pithHome = pithHomeOf(e.env);
   const registry = createModelRegistry({
@@ -98,40 +104,55 @@ export async function composeSession(args: ParsedArgs, settings: Settings, e: En
     cliProvider: args.provider,
     cwd,
   });
-  const tempDir = path.join(tmpdir(), "pith");
-  mkdirSync(tempDir, { recursive: true });
-  const sessionSettings: SessionSettings = toSessionSettings(settings);
-  if (args.noRules) sessionSettings.ttsr.enabled = false;
-  if (args.fileCheckpoints && sessionSettings.fileCheckpoints) sessionSettings.fileCheckpoints.enabled = true;
-  sessionSettings.cacheRetention = resolveCacheRetention(settings.cacheRetention, e.env);
+  e.hideSecrets?.(registry.credentialEnvNames());
+  const tempDir = userTempDir(tmpdir(), e.log);
+  const layers: LayerContext = { args, source, pithHome, env: e.env, log: e.log, secrets: () => registry.credentialEnvNames() };
+  const layer = await ProjectLayer.create(layers, cwd);
   const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
   const storage = createJsonlStorage();
   const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));
   for (const w of file.warnings) e.log(w);
-  const model = pickModel(args, settings, registry);
+  const model = pickModel(args, layer.settings, registry);
   const shared: Shared = {
     args,
-    settings,
     e,
     parts,
     pithHome,
     registry,
     storage,
-    sessionSettings,
-    thinking: args.thinking ?? (settings.defaultThinkingLevel as ThinkingLevel | undefined),
     scoped: (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m),
     tempDir,
     rgPath: findOnPath("rg", e.env.PATH),
-    // Tools and `bash` never see the credentials pith reads (issue 16, item 6).
-    childEnv: await childEnvironment(e.env, { secrets: registry.credentialEnvNames(), ...settings.tools.env }),
+    layers,
+    logOnce: onceLogger(e.log),
   };
-  const session = await buildSession(shared, { cwd, file, sessionDir, model });
+  const session = await buildSession(shared, { cwd, file, sessionDir, model, layer });
   return { session, registry, pithHome, createSession: (params, current) => createAnotherSession(shared, cwd, params, current) };
+}
+
+function onceLogger(log: (message: string) => void): (message: string) => void {
+  const said = new Set<string>();
+  return (message) => {
+    if (said.has(message)) return;
+    said.add(message);
+    log(message);
+  };
+}
+
+/** The settings a session reads, with the command line's and environment's overrides. */
+function sessionSettingsOf(settings: Settings, args: ParsedArgs, env: Environment["env"]): SessionSettings {
+  const out = toSessionSettings(settings);
+  if (args.noRules) out.ttsr.enabled = false;
+  if (args.fileCheckpoints && out.fileCheckpoints) out.fileCheckpoints.enabled = true;
+  out.cacheRetention = resolveCacheRetention(settings.cacheRetention, env);
+  return out;
 }
 
 /** One AgentSession around an open session file: its sandbox, MCP servers and tools. */
 interface BuildOptions {
   cwd: string;
+  /** The folder's trust and settings (a subagent shares its parent's). */
+  layer: ProjectLayer;
   file: SessionLog;
   sessionDir: string | undefined;
   model: Model | undefined;
@@ -149,77 +170,110 @@ interface BuildOptions {
 
 interface Inherited {
   mcp: McpWiring;
+  /** The parent's language servers (a subagent starts none of its own). */
+  lsp: LspRuntime | undefined;
   /** The parent's tools when the subagent is built (built-in, extension, host and MCP). */
   toolNames: ReadonlySet<string>;
 }
 
 async function buildSession(sh: Shared, o: BuildOptions): Promise<AgentSession> {
-  const { args, settings, e, parts, registry, tempDir, rgPath, childEnv } = sh;
-  const cwd = o.cwd;
+  const { args, e } = sh;
+  const { cwd, layer } = o;
+  const settings = layer.settings;
   // The bubblewrap probe runs beside the rest of the set-up; pith refuses to start (before the
-  // session exists and `ready` is written) when bubblewrap cannot sandbox here.
+  // session exists and `ready` is written) when bubblewrap cannot sandbox here. The sandbox is
+  // made once, from the settings the session starts with.
   const sandboxMode = args.sandbox ?? settings.sandbox.mode;
   const boxing: Promise<SessionSandboxSetup> | undefined =
-    sandboxMode === "off" ? undefined : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, tempDir, bwrap: e.env.PITH_BWRAP || undefined });
+    sandboxMode === "off"
+      ? undefined
+      : setUpSandbox({ ...settings.sandbox, mode: sandboxMode }, { cwd, pithHome: sh.pithHome, bwrap: e.env.PITH_BWRAP || undefined, credentialFiles: credentialFiles(sh) });
   boxing?.catch(() => undefined); // awaited below; a failure before that must not be unhandled
+  let temp: SessionTemp | undefined;
+  try {
+    temp = await sessionTempDir(sh.tempDir);
+    return await assemble(sh, o, boxing, temp);
+  } catch (err) {
+    // a session that could not be built leaves no folder, sandbox or stand-in behind
+    await Promise.all([temp?.release(), boxing?.then((b) => b.sandbox.dispose(), () => undefined)]);
+    throw err;
+  }
+}
+
+/** Files that hold pith's credentials: the `--api-key-file` and models.json (literal keys, headers). */
+function credentialFiles(sh: Shared): string[] {
+  return [...(sh.args.apiKeyFile ? [path.resolve(sh.e.cwd, sh.args.apiKeyFile)] : []), path.join(sh.pithHome, "models.json")];
+}
+
+/** The session itself, once its sandbox is being set up and its private temp folder exists. */
+async function assemble(sh: Shared, o: BuildOptions, boxing: Promise<SessionSandboxSetup> | undefined, temp: SessionTemp): Promise<AgentSession> {
+  const { args, e, registry } = sh;
+  const { cwd, layer } = o;
+  const settings = layer.settings;
+  const tempDir = temp.dir;
   const contextFiles = await discoverContextFiles({ cwd, pithHome: sh.pithHome });
   const customPrompt = args.systemPrompt !== undefined ? resolvePromptArg(args.systemPrompt, cwd) : undefined;
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
   if (o.agent?.systemPrompt) appendPrompt.push(o.agent.systemPrompt);
-  const taskTool = taskToolFor(sh, o, () => session, () => ({ mcp, toolNames: new Set(session.tools.active().map((t) => t.name)) }));
+  // made with the tools (its agent list is read then): again when the folder is trusted later
+  const taskTool = () => taskToolFor(sh, o, () => session, () => ({ mcp, lsp, toolNames: new Set(session.tools.active().map((t) => t.name)) }));
   const boxed = await boxing;
   const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting. A
   // subagent uses its parent's servers, limited to the MCP tools its agent definition names.
-  const mcp = o.parent
-    ? borrowMcp(o.parent.mcp, o.agent && agentMcpFilter(o.agent))
-    : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages });
-  // engine §3.4.1: PI_EDIT_VARIANT (replace | hashline) wins over the setting edit.mode.
-  const variant = e.env.PI_EDIT_VARIANT;
-  const editMode = variant === "hashline" || variant === "replace" ? variant : settings.edit.mode;
+  const ownMcp = o.parent ? undefined : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages, trusted: layer.trusted, wrapCommand: boxed?.sandbox.wrap });
+  const mcp = ownMcp ?? borrowMcp(o.parent!.mcp, o.agent && agentMcpFilter(o.agent));
+  const fs = sh.parts.fs ?? createNodeFsOps();
+  const lsp = o.parent ? o.parent.lsp : await setUpLsp({ settings, cwd, pathEnv: e.env.PATH, childEnv: layer.childEnv, boxed, fs, guardWrite: boxed?.guardWrite });
   const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome: sh.pithHome,
-    settings: sh.sessionSettings,
+    settings: sessionSettingsOf(settings, args, e.env),
     registry,
     stream: createStreamFn(),
     storage: sh.storage,
     file: o.file,
     sessionDir: o.sessionDir,
-    createTools: (todos) => {
-      const exec = boxed ? createNodeExecOps({ env: childEnv, wrapCommand: boxed.sandbox.wrap }) : undefined;
-      const builtin = createBuiltinTools({
-        cwd,
-        tempDir,
-        rgPath,
-        todos,
-        modelAcceptsImages,
-        env: childEnv,
-        exec,
-        guardWrite: boxed?.guardWrite,
-        fs: parts.fs,
-        readLineNumbers: settings.readLineNumbers,
-        editMode,
-      });
-      const reference = createReferenceTools({ ...referenceToolsOptions(settings), rgPath, env: childEnv, vision, guardWrite: boxed?.guardWrite, fs: parts.fs });
-      const all = applyPythonMode([...builtin, ...reference, ...(taskTool ? [taskTool] : [])], settings);
-      return chooseTools(all, args, o, e.log);
-    },
+    // built again (with the layer's settings of the moment) when the folder is trusted later
+    createTools: (todos) =>
+      chooseTools(
+        toolsOf({ cwd, layer, env: e.env, tempDir, rgPath: sh.rgPath, fs, todos, boxed, vision, modelAcceptsImages, taskTool, lsp, approveFileWrites: (paths, call) => session.approveFileWrites(paths, call) }),
+        args,
+        o,
+        e.log,
+      ),
     buildSystemPrompt: (tools) => buildSystemPrompt({ tools, cwd, now: new Date(), contextFiles, customPrompt, appendPrompt }),
     initialModel: o.model,
-    initialThinkingLevel: o.thinkingLevel ?? sh.thinking,
+    initialThinkingLevel: o.thinkingLevel ?? args.thinking ?? settings.defaultThinkingLevel,
     scopedModels: sh.scoped,
-    tempDir: boxed?.shellDir ?? tempDir,
-    childEnv,
+    tempDir,
+    shellStateDir: boxed?.shellDir,
+    releaseTempDir: temp.release,
+    childEnv: layer.childEnv,
     sandbox: boxed?.sandbox,
     providerSessionId: args.providerSessionId,
     pathEnv: e.env.PATH,
     mcp,
+    lsp: lspWiring(lsp, o.parent !== undefined),
     allowExtensionTool: extensionToolFilter(o),
+    // "Allow always" grants live with the user, per project: never in (or from) a session file
+    grants: openProjectGrants({ pithHome: sh.pithHome, cwd, warn: e.log }),
+    projectTrust: layer.port(!o.parent),
     log: e.log,
   });
+  if (ownMcp) loadLayerLater(layer, session, ownMcp, args, e);
   return session;
+}
+
+/** A top-level session's folder trusted while it runs: its MCP servers, settings and extensions join. */
+function loadLayerLater(layer: ProjectLayer, session: AgentSession, mcp: ProjectMcpWiring, args: ParsedArgs, e: Environment): void {
+  layer.own(session);
+  layer.onTrusted(async (next) => {
+    await mcp.trustProject(next);
+    await session.reconfigure(sessionSettingsOf(next, args, e.env));
+    await loadProjectExtensions(args, session, e.log);
+  });
 }
 
 /**
@@ -254,23 +308,24 @@ function extensionToolFilter(o: BuildOptions): ((name: string) => boolean) | und
 
 /** The `task` tool of one session (undefined when `task.enabled` is off). */
 function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession, inherit: () => Inherited): Tool | undefined {
-  const t = sh.settings.task;
+  const t = o.layer.settings.task;
   if (!t.enabled) return undefined;
   const factory = createSubagentFactory({
     depth: o.depth ?? 0,
     maxConcurrency: Math.max(1, Math.floor(t.maxConcurrency)),
     maxRecursionDepth: t.maxRecursionDepth,
-    agents: () => loadAgents({ pithHome: sh.pithHome, cwd: o.cwd, warn: sh.e.log }),
+    // read at each call: a folder trusted later brings its agents along
+    agents: () => loadAgents({ pithHome: sh.pithHome, cwd: o.cwd, project: o.layer.trusted, warn: sh.logOnce }),
     storage: sh.storage,
     sessionDir: o.sessionDir,
     cwd: o.cwd,
     parent,
     resolveModel: (selector) => resolveSelector(sh.registry, selector),
     build: async (b) => {
-      const session = await buildSession(sh, { cwd: o.cwd, file: b.file, sessionDir: o.sessionDir, model: b.model, depth: b.depth, agent: b.agent, thinkingLevel: b.thinkingLevel, parent: inherit() });
+      const session = await buildSession(sh, { ...b, cwd: o.cwd, layer: o.layer, sessionDir: o.sessionDir, parent: inherit() });
       // A subagent runs the extensions every session of this process runs, so their tool_call
       // hooks guard its calls too; it has no UI of its own (as the reference's subagents).
-      await attachExtensions(sh.args, session, sh.pithHome, sh.e.log, headlessBindings(sh.e.log));
+      await attachExtensions(sh.args, session, sh.pithHome, sh.e.log, headlessBindings(sh.e.log), { settle: false });
       return session;
     },
   });
@@ -302,7 +357,9 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
   }
   for (const w of file.warnings) sh.e.log(w);
   try {
-    return await buildSession(sh, { cwd, file, sessionDir, model });
+    // the new session's own folder decides its trust (and so its settings)
+    const layer = await ProjectLayer.create(sh.layers, cwd);
+    return await buildSession(sh, { cwd, file, sessionDir, model, layer });
   } catch (err) {
     file.close();
     throw err;
@@ -313,9 +370,11 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
  * The model a new session would start with, and why it could not answer yet (no model, or no
  * key for its provider), without building a session: ACP's `initialize` reports it.
  */
-export function probeModel(args: ParsedArgs, settings: Settings, e: Environment): { model?: Model; problem?: string } {
+export function probeModel(args: ParsedArgs, source: SettingsSource, e: Environment): { model?: Model; problem?: string } {
   const pithHome = pithHomeOf(e.env);
   try {
+    // the model defaults of the global settings: a folder's own are known once its session exists
+    const settings = settingsFor({ source, pithHome, log: () => undefined }, e.cwd, false);
     const registry = createModelRegistry({ pithHome, env: e.env, warn: () => {}, cliApiKey: args.apiKey, cliProvider: args.provider, cwd: e.cwd });
     const model = pickModel(args, settings, registry);
     if (!model) return { problem: noModelMessage(pithHome) };

@@ -4,19 +4,27 @@ import { releaseAllLocks } from "../session/index.js";
 import { killAllProcessGroups } from "../tools/ops/process-groups.js";
 import { errorMessage } from "../shared/errors.js";
 import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
-import { loadSettings, applyRpcOverrides, settingsPaths } from "./settings.js";
+import { applyRpcOverrides, readSettingsLayer, settingsPaths } from "./settings.js";
+import type { SettingsSource } from "./project-layer.js";
 import { pithHomeOf, type Environment } from "./compose.js";
-import { removeSandboxFoldersSync } from "./sandbox-setup.js";
+import { removeLeftoversSync } from "./exit-cleanup.js";
+import { readApiKeyFile } from "./api-key-file.js";
+import { hideSecretsFromProc } from "./hide-proc-secrets.js";
 import { checkExtensionFlags } from "./extensions.js";
 import { VERSION, runRpcMode } from "./modes/rpc.js";
 import { runPrintMode } from "./modes/print.js";
 import path from "node:path";
 
 async function main(argv: string[]): Promise<number> {
-  const env: Environment = { env: process.env, cwd: process.cwd(), log: (m) => process.stderr.write(m.endsWith("\n") ? m : m + "\n") };
+  const log = (m: string) => process.stderr.write(m.endsWith("\n") ? m : m + "\n");
+  // `--api-key`'s value leaves the process's command line (ps, /proc/<pid>/cmdline) first thing.
+  const masked = hideSecretsFromProc(process.env, [], ["--api-key"]);
+  if (masked) log(`pith: could not hide --api-key from /proc/${process.pid}/cmdline (${masked}); processes of this user can read it there`);
+  const env: Environment = { env: process.env, cwd: process.cwd(), log, hideSecrets: (names) => hideSecrets(names, log) };
   let args;
   try {
     args = parseArgs(argv);
+    if (args.apiKeyFile !== undefined) args.apiKey = readApiKeyFile(args.apiKeyFile, env.cwd);
   } catch (err) {
     return usageFailure(err, "");
   }
@@ -29,10 +37,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const pithHome = pithHomeOf(env.env);
-  const cwd = args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd;
   try {
     // Options pith does not know may be extension flags: known only once the extensions are loaded.
-    await checkExtensionFlags(args, cwd, pithHome, env.log);
+    await checkExtensionFlags(args, args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd, pithHome, env.log);
   } catch (err) {
     return usageFailure(err, "");
   }
@@ -44,18 +51,18 @@ async function main(argv: string[]): Promise<number> {
     return usageFailure(err, "Error: ");
   }
   for (const note of displayOnlyNotes(args)) env.log(note);
-  let settings = loadSettings({
-    ...settingsPaths(pithHome, cwd),
-    warn: env.log,
-  });
-  if (mode === "rpc") {
-    settings = applyRpcOverrides(settings);
-    return runRpcMode(args, settings, env);
-  }
+  // The global settings are read once; each session adds its folder's project settings when that
+  // folder is trusted (project-layer.ts).
+  const rpcLike = mode === "rpc" || mode === "acp";
+  const settings: SettingsSource = {
+    global: readSettingsLayer("global", settingsPaths(pithHome, env.cwd).globalPath, env.log),
+    finish: rpcLike ? applyRpcOverrides : (s) => s,
+  };
+  if (mode === "rpc") return runRpcMode(args, settings, env);
   if (mode === "acp") {
     // loaded only here: the ACP SDK stays out of the other modes' startup
     const { runAcpMode } = await import("./modes/acp.js");
-    return runAcpMode(args, applyRpcOverrides(settings), env);
+    return runAcpMode(args, settings, env);
   }
   return runPrintMode(args, settings, env, mode);
 }
@@ -65,6 +72,15 @@ function usageFailure(err: unknown, prefix: string): number {
   if (!(err instanceof CliError)) throw err;
   process.stderr.write(`${prefix}${err.message}\n`);
   return err.exitCode;
+}
+
+/** Credentials leave pith's /proc entries once; a failure is said once (children could read them there). */
+let secretsHidden = false;
+function hideSecrets(names: Iterable<string>, log: (m: string) => void): void {
+  if (secretsHidden) return;
+  secretsHidden = true;
+  const problem = hideSecretsFromProc(process.env, names, []);
+  if (problem) log(`pith: could not hide credentials from /proc/${process.pid}/environ (${problem}); processes of this user can read them there`);
 }
 
 // A bug must not take the host's agent down: report it on stderr and keep serving.
@@ -78,7 +94,7 @@ process.on("uncaughtException", (err) => {
 process.on("exit", () => {
   killAllProcessGroups();
   releaseAllLocks();
-  removeSandboxFoldersSync();
+  removeLeftoversSync();
 });
 
 main(process.argv.slice(2)).then(

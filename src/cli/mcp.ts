@@ -3,8 +3,8 @@
 // stays as fast as without MCP: with no server configured the MCP layer is not even imported
 // until a host sets servers (`set_mcp_servers`), and the SDK loads on the first connection only.
 import path from "node:path";
-import type { McpManager, McpTimeouts } from "../mcp/index.js";
-import { readMcpJson } from "../mcp/mcp-json.js";
+import type { McpConfigSources, McpManager, McpTimeouts } from "../mcp/index.js";
+import { MCP_JSON, readMcpJson } from "../mcp/mcp-json.js";
 import { PITH_VERSION } from "../protocol/index.js";
 import type { McpWiring } from "../session/index.js";
 import { PithError } from "../shared/errors.js";
@@ -20,6 +20,16 @@ export interface McpSetupOptions {
   log(message: string): void;
   /** Whether the current model takes images (else image results are described in text). */
   modelAcceptsImages(): boolean;
+  /** The sandbox's wrapper: stdio servers run inside it (same roots and network rule as `bash`). */
+  wrapCommand?: (line: { file: string; args: string[] }, cwd: string) => { file: string; args: string[] };
+  /** The folder is trusted: its `.mcp.json` and project settings' servers may start. */
+  trusted: boolean;
+}
+
+/** The session's wiring, plus what the composition root does when the folder is trusted later. */
+export interface ProjectMcpWiring extends McpWiring {
+  /** The folder was trusted while the session runs: its servers join (`settings`: the new settings). */
+  trustProject(settings: Settings): Promise<void>;
 }
 
 /** Where stdio servers' stderr and connection events go. */
@@ -34,23 +44,20 @@ interface Running {
   closeLog(): Promise<void>;
 }
 
-/** Reads the configuration; with servers, writes its notices to stderr once and starts them in the background. */
-export async function setUpMcp(o: McpSetupOptions): Promise<McpWiring> {
-  const mcpJson = await readMcpJson(o.cwd);
-  if (mcpJson.error) o.log(`pith: ${mcpJson.error}`);
+/**
+ * Reads the configuration; with servers, writes its notices to stderr once and starts them in the
+ * background. An untrusted folder's servers (`.mcp.json`, project settings) are not even read; in a
+ * trusted one they start unless the global `mcp.projectServers` is false or names others.
+ */
+export async function setUpMcp(o: McpSetupOptions): Promise<ProjectMcpWiring> {
   const files = settingsPaths(o.pithHome, o.cwd);
-  const base = {
+  let base: McpConfigSources = {
     global: o.settings.mcpServers.global,
-    project: o.settings.mcpServers.project,
-    mcpJson: mcpJson.servers,
-    projectServers: o.settings.mcp.projectServers,
     env: o.env,
-    where: {
-      global: files.globalPath,
-      project: files.projectPath,
-      "mcp-json": mcpJson.path,
-    },
+    where: { global: files.globalPath, project: files.projectPath, "mcp-json": path.join(o.cwd, MCP_JSON) },
   };
+  if (o.trusted) base = await withProject(base, o);
+  let host: unknown;
   let loading: Promise<Running> | undefined;
   let running: Running | undefined;
   const load = (): Promise<Running> =>
@@ -63,28 +70,36 @@ export async function setUpMcp(o: McpSetupOptions): Promise<McpWiring> {
         log: sink.log,
         clientInfo: { name: "pith", version: PITH_VERSION },
         modelAcceptsImages: o.modelAcceptsImages,
+        wrapCommand: o.wrapCommand,
       });
       running = { layer, manager, closeLog: sink.close };
       return running;
     }));
-
-  if ([base.global, base.project, base.mcpJson].some((v) => v !== undefined)) {
+  /** Resolves every source now and hands the plans to the manager; `notify`: the stderr notices too. */
+  const apply = async (notify: boolean) => {
     const { layer, manager } = await load();
-    const first = layer.resolveServers(base);
-    for (const notice of first.notices) o.log(notice.startsWith("pith:") ? notice : `pith: ${notice}`);
-    manager.setServers(first.plans);
-  }
+    const resolved = layer.resolveServers(host === undefined ? base : { ...base, host });
+    if (notify) for (const notice of resolved.notices) o.log(notice.startsWith("pith:") ? notice : `pith: ${notice}`);
+    manager.setServers(resolved.plans);
+  };
+
+  if ([base.global, base.project, base.mcpJson].some((v) => v !== undefined)) await apply(true);
   return {
     get manager() {
       return running?.manager;
     },
     setHostServers: async (servers) => {
       if (!loading && isEmptyMap(servers)) return; // nothing configured, nothing set: nothing to load
-      const { layer, manager } = await load();
+      const { layer } = await load();
       const problems = layer.serverMapProblems(servers, "set_mcp_servers", o.env);
       if (problems.length > 0) throw new PithError("invalid_request", problems.join("; "));
       // The startup notices are not repeated; the host learns about its servers from their status.
-      manager.setServers(layer.resolveServers({ ...base, host: servers }).plans);
+      host = servers;
+      await apply(false);
+    },
+    trustProject: async (settings) => {
+      base = await withProject(base, { ...o, settings });
+      if (loading || base.project !== undefined || base.mcpJson !== undefined) await apply(true);
     },
     close: async () => {
       if (!loading) return;
@@ -92,6 +107,19 @@ export async function setUpMcp(o: McpSetupOptions): Promise<McpWiring> {
       await manager.shutdown();
       await closeLog();
     },
+  };
+}
+
+/** The sources with a trusted folder's servers: its `.mcp.json` and project settings' `mcpServers`. */
+async function withProject(base: McpConfigSources, o: Pick<McpSetupOptions, "cwd" | "settings" | "log">): Promise<McpConfigSources> {
+  const mcpJson = await readMcpJson(o.cwd);
+  if (mcpJson.error) o.log(`pith: ${mcpJson.error}`);
+  return {
+    ...base,
+    project: o.settings.mcpServers.project,
+    mcpJson: mcpJson.servers,
+    // trusting the folder allows its servers, unless the user's global settings limit them
+    projectServers: o.settings.mcp.projectServers ?? true,
   };
 }
 

@@ -133,4 +133,19 @@ describe("settings", () => {
     expect(session.shellPath).toBe("/bin/zsh");
     expect(session.compaction).toEqual(s.compaction);
   });
+
+  it("trustedFolders and defaultProjectTrust: global only (a project file's are dropped, saying so), validated", () => {
+    const warnings: string[] = [];
+    const paths = files({ trustedFolders: ["/work", "~/src"], defaultProjectTrust: "never" }, { trustedFolders: ["/"], defaultProjectTrust: "always" });
+    const s = loadSettings({ ...paths, warn: (m) => warnings.push(m) });
+    expect(s.trustedFolders).toEqual(["/work", "~/src"]);
+    expect(s.defaultProjectTrust).toBe("never");
+    expect(warnings).toEqual([
+      `Ignored setting trustedFolders in ${paths.projectPath}: only the global settings can set it`,
+      `Ignored setting defaultProjectTrust in ${paths.projectPath}: only the global settings can set it`,
+    ]);
+    expect(defaultSettings()).toMatchObject({ trustedFolders: [], defaultProjectTrust: "ask" });
+    expect(() => loadSettings({ ...files({ trustedFolders: ["relative/dir"] }), warn: () => {} })).toThrow(/trustedFolders: "relative\/dir" is not an absolute path/);
+    expect(() => loadSettings({ ...files({ defaultProjectTrust: "sometimes" }), warn: () => {} })).toThrow(/defaultProjectTrust/);
+  });
 });

@@ -15,13 +15,16 @@ import {
   type SandboxSetting,
 } from "./policy-settings.js";
 import { MCP_SPEC, takeMcpServers, type McpServerSettings, type McpSettings } from "./mcp-settings.js";
+import { LSP_SPEC } from "./lsp-settings.js";
+import { defaultLspSettings, type LspSettings } from "../lsp/types.js";
+import { GLOBAL_ONLY_TRUST_KEYS, TRUST_SPEC } from "./trust-settings.js";
 
 /**
  * Offered through `call_tool` by default (issue 17): tools most sessions never call (ls, which
  * find covers; subagents; the reference's specialist tools), whose schemas would otherwise ride
  * along in every request. `tools.deferred: []` offers each with its own definition.
  */
-export const DEFAULT_DEFERRED_TOOLS = ["ls", "task", "python", "ast_grep", "ast_edit", "notebook", "calc", "render_mermaid", "inspect_image", "display_image"];
+export const DEFAULT_DEFERRED_TOOLS = ["ls", "task", "python", "ast_grep", "ast_edit", "notebook", "calc", "render_mermaid", "inspect_image", "display_image", "lsp"];
 
 type QueueMode = "all" | "one-at-a-time";
 
@@ -71,6 +74,12 @@ export interface Settings {
   inspect_image: { enabled: boolean };
   python: { toolMode: "both" | "bash-only" | "ipy-only"; interpreter?: string };
   images: { visionModel?: string };
+  /** Language servers: the lsp tool and diagnostics after writes (lsp-settings.ts). */
+  lsp: LspSettings;
+  /** Global only: folders (absolute) whose project layer loads; a folder inside one is trusted too. */
+  trustedFolders: string[];
+  /** Global only (pi's key): a folder nobody decided is trusted ("always") or not ("ask", "never"). */
+  defaultProjectTrust: "ask" | "always" | "never";
 }
 
 export function defaultSettings(): Settings {
@@ -113,6 +122,9 @@ export function defaultSettings(): Settings {
     inspect_image: { enabled: true },
     python: { toolMode: "both" },
     images: {},
+    lsp: defaultLspSettings(),
+    trustedFolders: [],
+    defaultProjectTrust: "ask",
   };
 }
 
@@ -147,7 +159,7 @@ const piOnly: Leaf = { check: () => true, expected: "anything" };
 const PI_ONLY: Spec = Object.fromEntries(
   [
     "modelThinkingLevels", "hideThinkingBlock", "showCacheMissNotices", "cacheWarming", "externalEditor", "doubleEscapeAction",
-    "treeFilterMode", "defaultProjectTrust", "defaultTools", "sessionDir", "branchSummary", "theme", "quietStartup", "tuiMode",
+    "treeFilterMode", "defaultTools", "sessionDir", "branchSummary", "theme", "quietStartup", "tuiMode",
     "fullscreenExitOutput", "fullscreenScrollbar", "fullscreenCopyOnSelect", "editorPaddingX", "outputPad", "autocompleteMaxVisible",
     "showHardwareCursor", "terminal", "markdown", "transport", "httpProxy", "httpIdleTimeoutMs", "websocketConnectTimeoutMs",
     "npmCommand", "packages", "skills", "prompts", "themes", "enableSkillCommands", "collapseChangelog", "enableInstallTelemetry",
@@ -213,8 +225,10 @@ const SPEC: Spec = {
   fileCheckpoints: { enabled: bool, maxFileBytes: positive, maxFiles: positive, retentionDays: positive },
   ...POLICY_SPEC,
   ...MCP_SPEC,
+  ...LSP_SPEC,
   cacheRetention: oneOf("none", "short", "long"),
   readLineNumbers: bool,
+  ...TRUST_SPEC,
 };
 
 const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
@@ -293,17 +307,45 @@ export function settingsPaths(pithHome: string, cwd: string): { globalPath: stri
   return { globalPath: path.join(pithHome, "settings.json"), projectPath: path.join(cwd, ".pith", "settings.json") };
 }
 
-/** Defaults ← global file ← project file. Missing files are skipped. */
-export function loadSettings(options: LoadSettingsOptions): Settings {
+/** One settings file, validated: the keys it sets, with its `mcpServers` kept apart (never merged). */
+export interface SettingsLayer {
+  level: "global" | "project";
+  values: Record<string, unknown>;
+  servers?: unknown;
+}
+
+/** Reads and validates one settings file; undefined when it does not exist. */
+export function readSettingsLayer(level: SettingsLayer["level"], file: string, warn: (message: string) => void): SettingsLayer | undefined {
+  if (!existsSync(file)) return undefined;
+  const { rest, servers } = takeMcpServers(validateSettings(readSettingsFile(file), file, warn), level, file, warn);
+  if (level === "project") {
+    for (const key of GLOBAL_ONLY_TRUST_KEYS) {
+      if (!(key in rest)) continue;
+      delete rest[key];
+      warn(`Ignored setting ${key} in ${file}: only the global settings can set it`);
+    }
+  }
+  return servers === undefined ? { level, values: rest } : { level, values: rest, servers };
+}
+
+/** Defaults ← each layer in order (global, then project). */
+export function mergeSettingsLayers(layers: ReadonlyArray<SettingsLayer | undefined>): Settings {
   let settings = defaultSettings();
-  for (const [level, file] of [["global", options.globalPath], ["project", options.projectPath]] as const) {
-    if (!file || !existsSync(file)) continue;
-    const { rest, servers } = takeMcpServers(validateSettings(readSettingsFile(file), file, options.warn), level, file, options.warn);
-    const permissions = mergePermissionLists(settings.permissions, rest.permissions as Partial<PermissionsSetting> | undefined);
-    settings = { ...mergeSettings(settings, rest), permissions };
-    if (servers !== undefined) settings = { ...settings, mcpServers: { ...settings.mcpServers, [level]: servers } };
+  for (const layer of layers) {
+    if (!layer) continue;
+    const permissions = mergePermissionLists(settings.permissions, layer.values.permissions as Partial<PermissionsSetting> | undefined);
+    settings = { ...mergeSettings(settings, layer.values), permissions };
+    if (layer.servers !== undefined) settings = { ...settings, mcpServers: { ...settings.mcpServers, [layer.level]: layer.servers } };
   }
   return settings;
+}
+
+/** Defaults ← global file ← project file. Missing files are skipped. */
+export function loadSettings(options: LoadSettingsOptions): Settings {
+  return mergeSettingsLayers([
+    options.globalPath ? readSettingsLayer("global", options.globalPath, options.warn) : undefined,
+    options.projectPath ? readSettingsLayer("project", options.projectPath, options.warn) : undefined,
+  ]);
 }
 
 /** protocol.md §11.2: RPC mode resets the workflow-altering todo settings to their defaults. */

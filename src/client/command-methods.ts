@@ -218,4 +218,25 @@ export abstract class RpcCommands extends RpcSessionCommands implements CommandM
   getMcpServers(): Promise<Data<"get_mcp_servers">> {
     return this.request("get_mcp_servers", {});
   }
+
+  // ── language servers (pith extra) ─────────────────────────────────────────
+
+  /** Every language server: name, language, command, status, and for a started one its root and pid; why one is not used. */
+  getLspServers(): Promise<Data<"get_lsp_servers">> {
+    return this.request("get_lsp_servers", {});
+  }
+
+  // ── Project trust (pith extra) ────────────────────────────────────────────
+
+  /** Whether the session's folder is trusted, who decided, and what its project layer holds (`found`). */
+  getProjectTrust(): Promise<Data<"get_project_trust">> {
+    return this.request("get_project_trust", {});
+  }
+  /**
+   * Trusts the session's folder now: its settings, extensions, agents, rules and MCP servers load
+   * into the running session; `persist` saves the decision for later starts. Refused while busy.
+   */
+  trustProject(opts: { persist?: boolean } = {}): Promise<Data<"trust_project">> {
+    return this.request("trust_project", opts.persist === undefined ? {} : { persist: opts.persist });
+  }
 }

@@ -17,8 +17,8 @@ export class HostToolRunner {
   /** Replaces the executors; returns the wire definitions (without `execute`). */
   register(tools: HostTool[]): RpcHostToolDefinition[] {
     this.tools = new Map(tools.map((t) => [t.name, t]));
-    return tools.map(({ name, label, description, parameters, hidden }) =>
-      dropUndefined({ name, label, description, parameters, hidden }),
+    return tools.map(({ name, label, description, parameters, hidden, readOnly }) =>
+      dropUndefined({ name, label, description, parameters, hidden, readOnly }),
     );
   }
 

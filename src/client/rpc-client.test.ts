@@ -50,7 +50,7 @@ const SAMPLE_ARGS: Partial<Record<RpcCommandType, unknown[]>> = {
   set_session_name: ["name"],
   fork: ["abcd1234"],
   set_delta_streaming: [true],
-  set_permissions: [{ mode: "ask-writes", allow: ["bash(npm test)"] }],
+  set_permissions: [{ mode: "ask-writes", allow: ["bash(npm test)"], sessionAllow: [] }],
   set_mcp_servers: [{}],
   set_subagent_subscription: ["events"],
   get_subagent_messages: [{ subagentId: "a", fromByte: 3 }],
@@ -81,6 +81,7 @@ describe("RpcClient: wire", () => {
     expect(frames.find((f) => f.type === "set_todos").phases).toEqual([{ id: "p1", name: "P", tasks: [] }]);
     expect(frames.find((f) => f.type === "get_subagent_messages")).toMatchObject({ subagentId: "a", fromByte: 3 });
     expect(frames.find((f) => f.type === "set_subagent_subscription")).toMatchObject({ level: "events" });
+    expect(frames.find((f) => f.type === "set_permissions").rules).toEqual({ mode: "ask-writes", allow: ["bash(npm test)"], sessionAllow: [] });
   });
 
   it("rejects a failed response with an RpcError carrying error and command", async () => {
@@ -224,6 +225,17 @@ describe("RpcClient: host tools and dialogs", () => {
       { type: "host_tool_update", id: "h1", partialResult: { content: [{ type: "text", text: "working on t1" }] } },
       { type: "host_tool_result", id: "h1", result: { content: [{ type: "text", text: "hello" }], details: { ok: true } } },
     ]);
+  });
+
+  it("sends readOnly with a definition that declares it", async () => {
+    const c = await fake();
+    const execute = async () => ({ content: [] });
+    await c.setHostTools([
+      { ...def, readOnly: true, execute },
+      { ...def, name: "change_host", execute },
+    ]);
+    const [frame] = await received(c);
+    expect(frame.tools).toEqual([{ ...def, readOnly: true }, { ...def, name: "change_host" }]);
   });
 
   it("reports a throwing execute and an unknown tool as isError results", async () => {

@@ -5,6 +5,7 @@ import { PithError, errorMessage } from "../shared/errors.js";
 import { createEventBus } from "./event-bus.js";
 import { execCommand } from "./exec.js";
 import type { ExtensionHost } from "./host.js";
+import type { PiModuleServices } from "./pi-modules/services.js";
 import type { EventBus, ExtensionAPI, ExtensionErrorListener, FlagOptions, LoadedExtension, ServiceStatusContribution, ToolDefinition } from "./types.js";
 
 export const NOT_INITIALIZED =
@@ -19,6 +20,8 @@ export interface ExtensionRuntime {
   pendingProviders: Array<{ name: unknown; config: unknown; extension: LoadedExtension }>;
   /** Values of extension flags given on the command line (the declared default otherwise). */
   flagValues: Map<string, boolean | string>;
+  /** What pith's stand-ins for pi's packages got at the first load (extensions loaded later get the same). */
+  services?: PiModuleServices;
 }
 
 export function createExtensionRuntime(onError: ExtensionErrorListener, flagValues?: ReadonlyMap<string, boolean | string>): ExtensionRuntime {

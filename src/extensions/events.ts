@@ -150,6 +150,15 @@ export interface UiPromptEvent {
   title?: string;
 }
 
+/**
+ * pi's `project_trust`: asked of user-level and `-e` extensions when the working folder holds a
+ * project layer nobody has decided about; the first "yes" or "no" decides.
+ */
+export interface ProjectTrustEvent {
+  type: "project_trust";
+  cwd: string;
+}
+
 /** Agent events as extensions see them: turns carry their index within the run. */
 export type ExtensionAgentEvent =
   | Exclude<AgentEvent, { type: "turn_start" | "turn_end" }>
@@ -167,7 +176,8 @@ export type ExtensionEvent =
   | InputEvent
   | UserBashEvent
   | AgentBeforeSettleEvent
-  | UiPromptEvent;
+  | UiPromptEvent
+  | ProjectTrustEvent;
 
 export type ExtensionEventType = ExtensionEvent["type"];
 
@@ -224,6 +234,11 @@ export interface BashOperations {
     cwd: string,
     options: { onData: (data: Buffer) => void; signal?: AbortSignal; timeout?: number; env?: Record<string, string | undefined> },
   ): Promise<{ exitCode: number | null }>;
+}
+/** `remember`: save the decision for the folder (PITH_HOME/trust.json). */
+export interface ProjectTrustEventResult {
+  trusted: "yes" | "no" | "undecided";
+  remember?: boolean;
 }
 /** `result`: the extension ran the command itself; `operations`: pith runs it through them. */
 export interface UserBashEventResult {

@@ -47,8 +47,6 @@ export interface ExtensionHost {
   getScopedModels?(): readonly ScopedModel[];
   /** The running run's abort signal; undefined while idle. */
   getSignal?(): AbortSignal | undefined;
-  /** Whether the project layer of the working folder is trusted; default false. */
-  isProjectTrusted?(): boolean;
   compact?(options?: CompactOptions): void;
   getSystemPromptOptions?(): SystemPromptOptions;
   getCommands?(): SlashCommandInfo[];
@@ -56,6 +54,8 @@ export interface ExtensionHost {
   unregisterProvider?(name: string): void;
   getContextUsage?(): ContextUsage | undefined;
   getSystemPrompt?(): string;
+  /** Whether the working folder is trusted (its project layer loaded); absent: not trusted. */
+  isProjectTrusted?(): boolean;
   appendEntry?(customType: string, data?: unknown): void;
   setSessionName?(name: string): void;
   getSessionName?(): string | undefined;

@@ -1,6 +1,6 @@
 // Public surface of the extensions layer (what the session and the composition root use).
 export { ExtensionRunner } from "./runner.js";
-export { discoverExtensionPaths, discoverResources, loadExtensionPaths, loadExtensions, loadExtensionFactory } from "./loader.js";
+export { discoverExtensionPaths, discoverResources, loadExtensionPaths, loadExtensions, loadExtensionFactory, projectExtensionPaths } from "./loader.js";
 export type { DiscoverOptions, LoadExtensionsOptions, LoadedExtensions } from "./loader.js";
 export { resolveCliFlags } from "./flags.js";
 export type { CliFlag, FlagResolution } from "./flags.js";

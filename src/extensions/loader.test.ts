@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NOT_INITIALIZED } from "./api.js";
 import { discoverExtensionPaths, loadExtensionPaths, loadExtensions } from "./loader.js";
 import { ExtensionRunner } from "./runner.js";
-import { errorSink, fakeHost, recordingUi } from "./test-support.js";
+import { errorSink, fakeHost, recordingUi } from "../../test/support/extensions.js";
 
 const EXAMPLES = resolve(import.meta.dirname, "../../examples/extensions");
 
@@ -44,15 +44,17 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe("discoverExtensionPaths", () => {
-  it("finds files and index dirs in pithHome then the project, then explicit paths, deduplicated", () => {
+  it("finds files and index dirs in pithHome then the (trusted) project, then explicit paths, deduplicated", () => {
     const a = write(join(home, "extensions", "a.ts"), "export default () => {}");
     const dirIndex = write(join(home, "extensions", "pkg", "index.ts"), "export default () => {}");
     write(join(home, "extensions", "types.d.ts"), "");
     write(join(home, "extensions", "notes.md"), "");
     const m = write(join(cwd, ".pith", "extensions", "m.mjs"), "export default () => {}");
     const explicit = write(join(root, "x.js"), "export default () => {}");
-    const paths = discoverExtensionPaths({ cwd, pithHome: home, paths: [explicit, a] });
+    const paths = discoverExtensionPaths({ cwd, pithHome: home, paths: [explicit, a], project: true });
     expect(paths).toEqual([a, dirIndex, m, explicit]);
+    // an untrusted folder's .pith/extensions is not searched (by default)
+    expect(discoverExtensionPaths({ cwd, pithHome: home, paths: [explicit] })).toEqual([a, dirIndex, explicit]);
   });
 
   it("with discover:false loads only explicit paths; a relative path resolves against cwd", () => {

@@ -19,6 +19,8 @@ export interface DiscoverOptions {
   paths?: string[];
   /** false (`--no-extensions`): only explicit paths load. Default true. */
   discover?: boolean;
+  /** `<cwd>/.pith/extensions/` is searched too (only for a trusted folder). Default false. */
+  project?: boolean;
 }
 
 export interface LoadExtensionsOptions extends DiscoverOptions {
@@ -58,7 +60,14 @@ interface Collector {
   addPackage(resources: PackageResources): void;
 }
 
-/** Global, then project, then explicit paths; each list deduplicated by resolved path. */
+/** The extension entry points in a project's `.pith/extensions/` (found, not loaded). */
+export function projectExtensionPaths(cwd: string): string[] {
+  const found: string[] = [];
+  scanDirectory(join(cwd, ".pith", "extensions"), { addPackage: (resources) => found.push(...resources.extensions) });
+  return found;
+}
+
+/** Global, then project (when asked: a trusted folder), then explicit paths; each list deduplicated by resolved path. */
 export function discoverResources(opts: DiscoverOptions): PackageResources {
   const out: PackageResources = { extensions: [], skills: [], prompts: [] };
   const seen = new Set<string>();
@@ -76,7 +85,7 @@ export function discoverResources(opts: DiscoverOptions): PackageResources {
   };
   if (opts.discover !== false) {
     if (opts.pithHome) scanDirectory(join(opts.pithHome, "extensions"), collector);
-    scanDirectory(join(opts.cwd, ".pith", "extensions"), collector);
+    if (opts.project) scanDirectory(join(opts.cwd, ".pith", "extensions"), collector);
   }
   for (const p of opts.paths ?? []) {
     const expanded = expandHome(p);
@@ -122,13 +131,18 @@ export async function loadExtensionFactory(
   return extension;
 }
 
-/** Loads `paths` in order; failures go to `onError` with `event: "load"`. */
+/**
+ * Loads `paths` in order; failures go to `onError` with `event: "load"`. `runtime`: the one of
+ * extensions already running, so the newcomers share their event bus and pi-module services (a
+ * folder trusted later).
+ */
 export async function loadExtensionPaths(
   paths: string[],
   onError: ExtensionErrorListener = () => {},
-  services: PiModuleServices = defaultServices(),
+  runtime = createExtensionRuntime(onError),
+  services: PiModuleServices = runtime.services ?? defaultServices(),
 ): Promise<LoadedExtensions> {
-  const runtime = createExtensionRuntime(onError);
+  runtime.services = services;
   const extensions: LoadedExtension[] = [];
   if (paths.length === 0) return { extensions, runtime };
   const importModule = await createImporter(services);
@@ -155,7 +169,7 @@ export async function loadExtensionPaths(
 export async function loadExtensions(opts: LoadExtensionsOptions): Promise<LoadedExtensions> {
   const found = discoverResources(opts);
   const services = opts.services ?? defaultServices(opts.pithHome);
-  const loaded = await loadExtensionPaths(found.extensions, opts.onError, services);
+  const loaded = await loadExtensionPaths(found.extensions, opts.onError, undefined, services);
   if (opts.cliFlags && opts.cliFlags.length > 0) {
     loaded.flags = resolveCliFlags(loaded.extensions, opts.cliFlags);
     for (const [name, value] of loaded.flags.values) loaded.runtime.flagValues.set(name, value);

@@ -6,7 +6,7 @@ import type { ExtensionHost } from "./host.js";
 import { loadExtensionFactory, type LoadedExtensions } from "./loader.js";
 import { DEFAULT_BLOCK_REASON } from "./reducers.js";
 import { ExtensionRunner } from "./runner.js";
-import { errorSink, fakeHost, recordingUi } from "./test-support.js";
+import { errorSink, fakeHost, recordingUi } from "../../test/support/extensions.js";
 import type { ExtensionAPI, ExtensionErrorInfo } from "./types.js";
 
 type Factory = (pi: ExtensionAPI) => void;
@@ -147,10 +147,17 @@ describe("ExtensionRunner tools and commands", () => {
         });
         pi.registerTool({ name: "bad", description: "d", parameters: [] as never, execute: async () => ({ content: [] }) });
       },
-      "/u.ts": (pi) => pi.registerTool({ name: "echo", description: "dup", parameters: {}, execute: async () => ({ content: [] }) }),
+      "/u.ts": (pi) => {
+        pi.registerTool({ name: "echo", description: "dup", parameters: {}, execute: async () => ({ content: [] }) });
+        pi.registerTool({ name: "look", description: "Looks", parameters: {}, readOnly: true, execute: async () => ({ content: [] }) });
+      },
     });
     const tools = runner.registeredTools();
-    expect(tools.map((t) => [t.name, t.label, t.description, t.hidden, t.source])).toEqual([["echo", "echo", "Echo", true, "extension"]]);
+    // an extension tool is read-only only when its definition says so
+    expect(tools.map((t) => [t.name, t.label, t.description, t.hidden, t.source, t.effect])).toEqual([
+      ["echo", "echo", "Echo", true, "extension", "unknown"],
+      ["look", "look", "Looks", false, "extension", "read-only"],
+    ]);
     expect(errors).toEqual([{ extensionPath: "/t.ts", event: "registerTool", error: 'Tool "bad" must provide a JSON Schema object as parameters' }]);
     const updates: unknown[] = [];
     const ctx = { cwd: "/c", toolCallId: "id1", signal: new AbortController().signal, onUpdate: (p: unknown) => updates.push(p) };

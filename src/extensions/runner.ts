@@ -75,7 +75,7 @@ const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
 };
 
 export class ExtensionRunner {
-  readonly extensions: readonly LoadedExtension[];
+  private readonly list: LoadedExtension[];
   /** Skills and prompt templates the loaded packages declare. */
   private readonly resources: LoadedResources | undefined;
   private readonly host: ExtensionHost;
@@ -87,7 +87,7 @@ export class ExtensionRunner {
   private shutdownFlag = false;
 
   constructor(loaded: LoadedExtensions, host: ExtensionHost, onError: ExtensionErrorListener) {
-    this.extensions = loaded.extensions;
+    this.list = [...loaded.extensions];
     this.resources = loaded.resources;
     this.host = host;
     this.onError = onError;
@@ -103,6 +103,42 @@ export class ExtensionRunner {
         onError({ extensionPath: p.extension.path, event: "registerProvider", error: errorMessage(err) });
       }
     }
+  }
+
+  /** The extensions, in load order. */
+  get extensions(): readonly LoadedExtension[] {
+    return this.list;
+  }
+
+  /**
+   * Extensions loaded after this runner started (a folder trusted at run time, sharing this
+   * runner's runtime): they run after those already here and get their own `session_start`.
+   */
+  async add(more: readonly LoadedExtension[]): Promise<void> {
+    this.list.push(...more);
+    await this.fanOut({ type: "session_start", reason: "startup" }, undefined, more);
+  }
+
+  /**
+   * pi's `project_trust`: the extensions, in load order, are asked whether to trust `cwd`; the
+   * first handler answering "yes" or "no" decides ("undecided", anything else or a throw passes on).
+   */
+  async decideProjectTrust(cwd: string): Promise<{ trusted: boolean; remember: boolean } | undefined> {
+    const ctx = Object.create(this.ctx, { mode: { value: this.ctx.hasUI ? "rpc" : "print", enumerable: true } }) as ExtensionContext;
+    for (const ext of this.list) {
+      for (const handler of ext.handlers.get("project_trust") ?? []) {
+        let answer: unknown;
+        try {
+          answer = await handler({ type: "project_trust", cwd }, ctx);
+        } catch (err) {
+          this.onError({ extensionPath: ext.path, event: "project_trust", error: errorMessage(err) });
+          continue;
+        }
+        const a = answer as { trusted?: unknown; remember?: unknown } | undefined;
+        if (a?.trusted === "yes" || a?.trusted === "no") return { trusted: a.trusted === "yes", remember: a.remember === true };
+      }
+    }
+    return undefined;
   }
 
   /** Set by `ctx.shutdown()`: the host exits after handling its next command. */
@@ -183,8 +219,8 @@ export class ExtensionRunner {
     }
   }
 
-  private async fanOut(event: ExtensionEvent, reducer: Reducer<any, unknown> | undefined): Promise<void> {
-    for (const ext of this.extensions) {
+  private async fanOut(event: ExtensionEvent, reducer: Reducer<any, unknown> | undefined, to: readonly LoadedExtension[] = this.list): Promise<void> {
+    for (const ext of to) {
       for (const handler of ext.handlers.get(event.type) ?? []) {
         let result: unknown;
         try {

@@ -33,6 +33,8 @@ export function adaptExtensionTool(def: ToolDefinition<object, any>, getContext:
     description: def.description,
     parameters: def.parameters as Record<string, unknown>,
     hidden: def.hidden === true || def.defaultInactive === true,
+    // read-only only when the definition says `readOnly: true`
+    effect: def.readOnly === true ? "read-only" : "unknown",
     source: "extension",
     async execute(args, ctx) {
       const result = await def.execute(ctx.toolCallId, args, ctx.signal, ctx.onUpdate, getContext());

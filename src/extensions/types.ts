@@ -13,6 +13,7 @@ import type {
   ExtensionEventType,
   InputEvent,
   InputEventResult,
+  ProjectTrustEventResult,
   SessionBeforeCompactResult,
   SessionLifecycleEvent,
   ToolCallEvent,
@@ -204,6 +205,11 @@ export interface ToolDefinition<TParams extends object = object, Params = Params
   hidden?: boolean;
   defaultInactive?: boolean;
   concurrency?: "shared" | "exclusive";
+  /**
+   * pith: the tool only reads (changes no file, runs no command): it runs in permission mode
+   * `read-only` and without asking in `ask-writes`. Absent: it may change anything.
+   */
+  readOnly?: boolean;
   execute(
     toolCallId: string,
     params: Params,
@@ -238,6 +244,7 @@ export interface EventResultMap {
   before_agent_start: BeforeAgentStartEventResult;
   input: InputEventResult;
   user_bash: UserBashEventResult;
+  project_trust: ProjectTrustEventResult;
   session_before_switch: CancelResult;
   session_before_fork: CancelResult;
   session_before_tree: CancelResult;

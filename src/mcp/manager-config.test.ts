@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { McpManager } from "./manager.js";
 import type { OpenOptions } from "./open-client.js";
 import { resolveServers } from "./resolve-servers.js";
-import { alive, callTool, makeManager, plan, stdioFixture, until } from "./test-support.js";
+import { alive, callTool, makeManager, plan, stdioFixture, until } from "../../test/support/mcp-fakes.js";
 
 const managers: McpManager[] = [];
 afterEach(async () => {

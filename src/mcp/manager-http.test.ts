@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG_1X1 } from "../../test/support/mcp/fixture-tools.mjs";
 import { resolveServers } from "./resolve-servers.js";
-import { abortAfterStart, callTool, freePort, makeManager, plan, startHttpFixture, until, type HttpFixture, type TestManager } from "./test-support.js";
+import { abortAfterStart, callTool, freePort, makeManager, plan, startHttpFixture, until, type HttpFixture, type TestManager } from "../../test/support/mcp-fakes.js";
 
 describe("MCP servers over HTTP", () => {
   let http: HttpFixture;

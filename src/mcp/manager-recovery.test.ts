@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { killAllProcessGroups } from "../tools/ops/process-groups.js";
 import type { McpManager } from "./manager.js";
-import { alive, callTool, makeManager, plan, stdioFixture, until } from "./test-support.js";
+import { alive, callTool, makeManager, plan, stdioFixture, until } from "../../test/support/mcp-fakes.js";
 
 const managers: McpManager[] = [];
 afterEach(async () => {

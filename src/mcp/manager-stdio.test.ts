@@ -2,7 +2,7 @@
 import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG_1X1 } from "../../test/support/mcp/fixture-tools.mjs";
-import { abortAfterStart, callTool, makeManager, plan, stdioFixture, until, type TestManager } from "./test-support.js";
+import { abortAfterStart, callTool, makeManager, plan, stdioFixture, until, type TestManager } from "../../test/support/mcp-fakes.js";
 
 describe("an MCP server over stdio", () => {
   let t: TestManager;
@@ -25,9 +25,16 @@ describe("an MCP server over stdio", () => {
     expect(t.manager.tools()).toBe(t.manager.tools());
   });
 
+  it("takes a tool's effect from its readOnlyHint: read-only only when the server says so", () => {
+    const effect = (name: string) => t.manager.tools().find((x) => x.name === name)?.effect;
+    expect(effect("mcp__fx__peek")).toBe("read-only");
+    expect(effect("mcp__fx__touch")).toBe("unknown");
+    expect(effect("mcp__fx__echo")).toBe("unknown");
+  });
+
   it("sends the server's stderr to the log sink, never to stdout", () => {
     expect(t.logs).toContainEqual(expect.stringMatching(/^\[fx\] fixture fx ready pid=\d+$/));
-    expect(t.logs).toContain("[fx] pith: connected, 15 tools");
+    expect(t.logs).toContain("[fx] pith: connected, 17 tools");
   });
 
   it("maps text, image, embedded resources, resource links and structured content", async () => {

@@ -7,7 +7,7 @@
 import type { Tool } from "../tools/types.js";
 import { createMcpTool } from "./mcp-tool.js";
 import { openWithSdk } from "./load-sdk.js";
-import type { OpenClient, OpenOptions } from "./open-client.js";
+import type { OpenClient, OpenOptions, WrapCommand } from "./open-client.js";
 import { raceAbort } from "./race-abort.js";
 import { ServerConnection } from "./server-connection.js";
 import { assignToolNames, toolKeyString } from "./tool-names.js";
@@ -26,6 +26,8 @@ export interface McpManagerOptions {
   /** Whether image results reach the model as images (else they are described). Default yes. */
   modelAcceptsImages?: () => boolean;
   now?: () => number;
+  /** Rewrites a stdio server's command line before it is spawned (the sandbox: it runs inside bubblewrap). */
+  wrapCommand?: WrapCommand;
   /** How a connection is opened; default the official SDK, loaded on first use. */
   open?: (o: OpenOptions) => Promise<OpenClient>;
 }
@@ -133,6 +135,7 @@ export class McpManager {
       open: this.opts.open ?? openWithSdk,
       cwd: this.opts.cwd,
       env: this.opts.env,
+      wrapCommand: this.opts.wrapCommand,
       timeouts: this.timeouts,
       clientInfo: this.opts.clientInfo ?? { name: "pith", version: "0.0.0" },
       log: (line: string) => this.opts.log?.(name, line),

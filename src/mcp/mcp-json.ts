@@ -21,7 +21,8 @@ export async function readMcpJson(dir: string): Promise<McpJsonFile> {
     text = await readFile(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { path: file };
+    // EISDIR: an empty folder there is the sandbox's read-only stand-in for a missing file.
+    if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return { path: file };
     return { path: file, error: `${file}: cannot read: ${(err as Error).message}` };
   }
   let json: unknown;

@@ -25,6 +25,8 @@ export interface OpenOptions {
   cwd: string;
   /** pith's environment: a stdio server inherits only a safe subset (plus its own `env`). */
   env: Readonly<Record<string, string | undefined>>;
+  /** Rewrites a stdio server's command line before it is spawned (the sandbox). */
+  wrapCommand?: WrapCommand;
   startupTimeoutMs: number;
   killGraceMs: number;
   clientInfo: { name: string; version: string };
@@ -39,6 +41,9 @@ export interface OpenOptions {
   /** The server sent notifications/tools/list_changed. */
   onToolsChanged: () => void;
 }
+
+/** A program and its arguments rewritten to run elsewhere (inside the sandbox), starting in `cwd`. */
+export type WrapCommand = (line: { file: string; args: string[] }, cwd: string) => { file: string; args: string[] };
 
 export interface CallOptions {
   signal: AbortSignal;
@@ -102,6 +107,7 @@ function createTransport(o: OpenOptions): Transport {
       args: c.args,
       env: { ...inherited, ...c.env },
       cwd: path.resolve(o.cwd, c.cwd ?? "."),
+      wrap: o.wrapCommand,
       killGraceMs: o.killGraceMs,
       onStderr: o.onStderr,
       onSpawn: (pid) => o.log(`pith: started process ${pid}`),
@@ -117,7 +123,9 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<McpToolI
   for (let page = 0; page < MAX_TOOL_PAGES; page++) {
     const r = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs, maxTotalTimeout: timeoutMs });
     for (const t of r.tools) {
-      out.push({ name: t.name, title: t.title ?? t.annotations?.title, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> });
+      const info: McpToolInfo = { name: t.name, title: t.title ?? t.annotations?.title, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> };
+      if (t.annotations?.readOnlyHint === true) info.readOnly = true;
+      out.push(info);
     }
     cursor = r.nextCursor;
     if (!cursor) break;

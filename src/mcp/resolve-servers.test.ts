@@ -115,6 +115,8 @@ describe("readMcpJson", () => {
   it("is empty without a file and explains a broken one", async () => {
     const none = sub("none");
     expect(await readMcpJson(none)).toEqual({ path: path.join(none, ".mcp.json") });
+    const standIn = sub("stand-in/.mcp.json"); // the sandbox's empty folder for a missing file
+    expect(await readMcpJson(path.dirname(standIn))).toEqual({ path: standIn });
     const bad = sub("bad");
     writeFileSync(path.join(bad, ".mcp.json"), "{ nope");
     expect((await readMcpJson(bad)).error).toMatch(/\.mcp\.json: not valid JSON/);

@@ -9,7 +9,7 @@ import type { AgentToolResult } from "../shared/types.js";
 import type { ToolContext } from "../tools/types.js";
 import { McpCallFailure } from "./call-failure.js";
 import { errorText, mapToolResult } from "./map-result.js";
-import type { OpenClient, OpenOptions } from "./open-client.js";
+import type { OpenClient, OpenOptions, WrapCommand } from "./open-client.js";
 import { followSignal, raceAbort } from "./race-abort.js";
 import type { McpServerPlan, McpServerStatusKind, McpTimeouts, McpToolInfo } from "./types.js";
 
@@ -17,6 +17,8 @@ export interface ConnectionDeps {
   open: (o: OpenOptions) => Promise<OpenClient>;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** The sandbox's wrapper for stdio servers; absent: they run unsandboxed. */
+  wrapCommand?: WrapCommand;
   timeouts: McpTimeouts;
   clientInfo: { name: string; version: string };
   /** One line of log for this server (events and its stderr, line by line). */
@@ -191,6 +193,7 @@ export class ServerConnection {
       config: this.plan.config as NonNullable<McpServerPlan["config"]>,
       cwd: this.deps.cwd,
       env: this.deps.env,
+      wrapCommand: this.deps.wrapCommand,
       startupTimeoutMs: t.startupTimeoutMs,
       killGraceMs: t.killGraceMs,
       clientInfo: this.deps.clientInfo,

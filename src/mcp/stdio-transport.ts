@@ -17,6 +17,8 @@ export interface GroupStdioOptions {
   /** The child's whole environment. */
   env: Record<string, string>;
   cwd: string;
+  /** Rewrites the command line just before the spawn (the sandbox); the process group stays the spawned process's. */
+  wrap?: (line: { file: string; args: string[] }, cwd: string) => { file: string; args: string[] };
   /** Every chunk the server writes on stderr. */
   onStderr: (text: string) => void;
   /** The process started (its pid is also its process group id). */
@@ -57,8 +59,9 @@ export class GroupStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) return Promise.reject(new Error("GroupStdioTransport already started"));
     return new Promise((resolve, reject) => {
-      const { command, args, env, cwd } = this.opts;
-      const child = spawn(command, args, { cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+      const { command, args, env, cwd, wrap } = this.opts;
+      const line = wrap ? wrap({ file: command, args }, cwd) : { file: command, args };
+      const child = spawn(line.file, line.args, { cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
       this.child = child;
       let started = false;
       child.once("spawn", () => {

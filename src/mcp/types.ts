@@ -64,6 +64,8 @@ export interface McpToolInfo {
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  /** The server's `readOnlyHint` annotation: true only when the server says so. */
+  readOnly?: boolean;
 }
 
 /** Where server output that is not protocol goes: stdio servers' stderr, connection events. */

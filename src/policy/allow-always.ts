@@ -5,14 +5,17 @@
 //   `npm run build:*`, `ls:*`), a `write(<file>)` rule per redirected file; an exact rule for a
 //   part with computed words or a wrapper (`sudo`, `xargs`, `sh -c`, `eval`: a prefix would
 //   grant far more than was asked), and for a whole command pith cannot read;
-// - path tools: `<tool>(<path>)`, relative to the cwd when inside it (`edit(src/app.ts)`,
-//   `edit(./README.md)`), `~/…` under the home folder, absolute otherwise;
+// - a call that declares the places it reads or writes: one rule per place, relative to the cwd
+//   when inside it (`edit(src/app.ts)`, `edit(./README.md)`), `~/…` under the home folder,
+//   absolute otherwise; named after the tool when it is one of the path rule names (`read`,
+//   `edit`, `write`, `grep`, `find`, `ls`), else after its family (`edit(...)` for a tool that
+//   writes files such as ast_edit or notebook, `read(...)` for one that reads them);
 // - any other tool: its bare name.
 import { homedir } from "node:os";
-import { resolveSearchPath, resolveToolPath } from "../shared/tool-paths.js";
+import { resolveToolPath } from "../shared/tool-paths.js";
 import { squashSpaces } from "./bash-pattern.js";
 import { escapeGlob, relativeInside } from "./path-pattern.js";
-import { PATH_TOOLS } from "./rule.js";
+import { PATH_TOOLS, pathFamily } from "./rule.js";
 import { analyseCommand, type CommandPart } from "./shell/analyse.js";
 import type { PermissionCall } from "./types.js";
 
@@ -25,11 +28,10 @@ const NO_PREFIX = new Set([
 /** The rules "Allow always" records for `call`, in order, without duplicates. */
 export async function allowRulesFor(call: PermissionCall, cwd: string, home: string = homedir()): Promise<string[]> {
   if (call.toolName === "bash") return bashRules(typeof call.arguments.command === "string" ? call.arguments.command : "", cwd, home);
-  if ((PATH_TOOLS as readonly string[]).includes(call.toolName)) {
-    const raw = typeof call.arguments.path === "string" ? call.arguments.path : undefined;
-    const tree = call.toolName === "grep" || call.toolName === "find" || call.toolName === "ls";
-    const abs = tree ? resolveSearchPath(raw, cwd, home) : resolveToolPath(raw, cwd, home);
-    return [`${call.toolName}(${pathSpecifier(abs, cwd, home)})`];
+  const family = pathFamily(call);
+  if (family && call.paths && call.paths.length > 0) {
+    const name = (PATH_TOOLS as readonly string[]).includes(call.toolName) ? call.toolName : family === "write" ? "edit" : "read";
+    return [...new Set(call.paths.map((p) => `${name}(${pathSpecifier(resolveToolPath(p.path, cwd, home), cwd, home)})`))];
   }
   return [call.toolName];
 }

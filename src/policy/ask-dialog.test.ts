@@ -2,12 +2,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allowRulesFor } from "./allow-always.js";
 import { deniedResultText, permissionDialog, permissionTitle, readPermissionAnswer } from "./ask-dialog.js";
-import { useScratch } from "./test-support.js";
+import { callOf, useScratch } from "../../test/support/policy.js";
 
 const t = useScratch();
 const decide = t.decide;
 
-const rulesFor = (toolName: string, args: Record<string, unknown>) => allowRulesFor({ toolName, arguments: args }, t.s.cwd, t.s.home);
+const rulesFor = (toolName: string, args: Record<string, unknown>) => allowRulesFor(callOf(toolName, args), t.s.cwd, t.s.home);
 
 describe("Allow always: the rule recorded for a call", () => {
   it("bash: a command-and-subcommand prefix per part, a write rule per redirected file", async () => {
@@ -55,6 +55,19 @@ describe("Allow always: the rule recorded for a call", () => {
     expect(await rulesFor("grep", { pattern: "x" })).toEqual(["grep(./**)"]);
     expect(await rulesFor("mcp__github__create_issue", { title: "t" })).toEqual(["mcp__github__create_issue"]);
   });
+
+  it("other tools that declare paths: an edit rule per file they write, a read rule per place they read", async () => {
+    expect(await rulesFor("ast_edit", { ops: [{ pat: "a", out: "b" }], path: "src/**/*.ts" })).toEqual(["edit(./src)"]);
+    expect(await rulesFor("notebook", { action: "delete", notebook_path: "nb/a.ipynb", cell_index: 0 })).toEqual(["edit(nb/a.ipynb)"]);
+    const hashline = { edits: [{ path: "a.ts", loc: "append", content: ["x"] }, { path: "b.ts", move: "lib/b.ts" }] };
+    expect(await rulesFor("hashline_edit", hashline)).toEqual(["edit(./a.ts)", "edit(./b.ts)", "edit(lib/b.ts)"]);
+    expect(await rulesFor("inspect_image", { path: "shot.png", question: "?" })).toEqual(["read(./shot.png)"]);
+    expect(await rulesFor("python", { cells: [] })).toEqual(["python"]);
+    for (const [tool, args] of [["ast_edit", { ops: [], path: "src/**/*.ts" }], ["hashline_edit", hashline]] as const) {
+      const allow = await rulesFor(tool, args);
+      expect((await decide(tool, args, { allow }, "read-only")).decision).toBe("allow");
+    }
+  });
 });
 
 describe("the approval dialog", () => {
@@ -88,7 +101,7 @@ describe("the approval dialog", () => {
   });
 
   it("reads the answer: once, always (with the rules), deny; anything else denies with the reason", async () => {
-    const call = { toolCallId: "c", toolName: "edit", arguments: { path: "src/app.ts" } };
+    const call = { toolCallId: "c", ...callOf("edit", { path: "src/app.ts" }) };
     const dialog = await permissionDialog(call, await decide("edit", call.arguments, {}, "ask"), t.s.cwd, { home: t.s.home });
     expect(readPermissionAnswer(dialog, { value: "Allow once" })).toEqual({ verdict: "allow", always: false });
     expect(readPermissionAnswer(dialog, { value: "Allow always" })).toEqual({ verdict: "allow", always: true, rules: ["edit(src/app.ts)"] });
@@ -101,7 +114,9 @@ describe("the approval dialog", () => {
   });
 
   it("titles say what the call does, clipped to one line", () => {
-    expect(permissionTitle({ toolName: "edit", arguments: { path: "src/a.ts" } })).toBe("Allow edit: src/a.ts?");
+    expect(permissionTitle(callOf("edit", { path: "src/a.ts" }))).toBe("Allow edit: src/a.ts?");
+    expect(permissionTitle(callOf("ls", {}))).toBe("Allow ls: .?");
+    expect(permissionTitle(callOf("hashline_edit", { edits: [{ path: "a.ts" }, { path: "b.ts", move: "c.ts" }] }))).toBe("Allow edit: a.ts, b.ts, c.ts?");
     expect(permissionTitle({ toolName: "grep", arguments: { pattern: "TODO", path: "src" } })).toBe('Allow grep: "TODO" in src?');
     expect(permissionTitle({ toolName: "deploy", arguments: { env: "prod" } })).toBe('Allow deploy {"env":"prod"}?');
     expect(permissionTitle({ toolName: "todo_write", arguments: {} })).toBe("Allow todo_write?");

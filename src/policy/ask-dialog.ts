@@ -51,14 +51,14 @@ function clip(text: string): string {
   return one.length > MAX_TITLE_DETAIL ? `${one.slice(0, MAX_TITLE_DETAIL - 1)}…` : one;
 }
 
-/** "Allow bash: npm test?", "Allow edit: src/app.ts?", "Allow grep: "TODO" in src?", "Allow deploy {"env":"prod"}?" */
+/** "Allow bash: npm test?", "Allow edit: src/app.ts?" (the places a call declares), "Allow grep: "TODO" in src?", "Allow deploy {"env":"prod"}?" */
 export function permissionTitle(call: PermissionCall): string {
   const a = call.arguments;
   const str = (k: string) => (typeof a[k] === "string" ? (a[k] as string) : undefined);
   let detail: string;
   if (call.toolName === "bash") detail = `: ${clip(str("command") ?? "")}`;
   else if (call.toolName === "grep" || call.toolName === "find") detail = `: "${clip(str("pattern") ?? "")}" in ${clip(str("path") ?? ".")}`;
-  else if (["read", "edit", "write", "ls"].includes(call.toolName)) detail = `: ${clip(str("path") ?? ".")}`;
+  else if (call.paths && call.paths.length > 0) detail = `: ${clip(call.paths.map((p) => p.path).join(", "))}`;
   else detail = Object.keys(a).length > 0 ? ` ${clip(JSON.stringify(a))}` : "";
   return `Allow ${call.toolName}${detail}?`;
 }

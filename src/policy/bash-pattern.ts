@@ -7,13 +7,15 @@
 //             `\*` is a literal star. A trailing ` *` also matches the bare command
 //             (`bash(ls *)` matches `ls` and `ls -la`, not `lsof`); `bash(ls*)` matches `lsof` too.
 // `bash(*)` matches every command, like a bare `bash`.
-// Whitespace runs count as one space on both sides.
+// Whitespace runs count as one space on both sides. Matching walks shapes (shell/atoms.ts), never a
+// backtracking regular expression, so no rule can hold the process.
+import { literalShape, shapesMeet, STAR, type Atom, type Shape } from "./shell/atoms.js";
 
 export type BashPattern =
   | { kind: "any" }
   | { kind: "exact"; command: string }
   | { kind: "prefix"; prefix: string }
-  | { kind: "wildcard"; regex: RegExp };
+  | { kind: "wildcard"; shapes: Shape[] };
 
 /** One space for every whitespace run, trimmed: the form commands are compared in. */
 export function squashSpaces(text: string): string {
@@ -28,27 +30,21 @@ function hasUnescapedStar(text: string): boolean {
   return false;
 }
 
-function escapeRegex(ch: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(ch) ? `\\${ch}` : ch;
-}
-
 /** `*` → any text, `\*` → `*`, `\\` → `\`; a lone trailing ` *` makes the arguments optional. */
-function wildcardRegex(spec: string): RegExp {
-  let body = "";
+function wildcardShapes(spec: string): Shape[] {
+  const shape: Atom[] = [];
   let stars = 0;
   for (let i = 0; i < spec.length; i++) {
     const ch = spec[i];
-    if (ch === "\\" && (spec[i + 1] === "*" || spec[i + 1] === "\\")) {
-      body += escapeRegex(spec[++i]);
-    } else if (ch === "*") {
+    if (ch === "\\" && (spec[i + 1] === "*" || spec[i + 1] === "\\")) shape.push({ c: spec[++i] });
+    else if (ch === "*") {
       stars++;
-      body += "[\\s\\S]*";
-    } else {
-      body += escapeRegex(ch);
-    }
+      shape.push(STAR);
+    } else shape.push({ c: ch });
   }
-  if (stars === 1 && body.endsWith(" [\\s\\S]*")) body = body.slice(0, -" [\\s\\S]*".length) + "(?: [\\s\\S]*)?";
-  return new RegExp(`^${body}$`);
+  const n = shape.length;
+  if (stars === 1 && n >= 2 && shape[n - 1].star && shape[n - 2].c === " ") return [shape, shape.slice(0, -2)];
+  return [shape];
 }
 
 /** Compiles a bash specifier; throws with a message naming the problem. */
@@ -62,7 +58,7 @@ export function compileBashPattern(specifier: string): BashPattern {
     if (prefix === "") throw new Error('":*" needs a command prefix before it');
     return { kind: "prefix", prefix };
   }
-  if (hasUnescapedStar(spec)) return { kind: "wildcard", regex: wildcardRegex(spec) };
+  if (hasUnescapedStar(spec)) return { kind: "wildcard", shapes: wildcardShapes(spec) };
   return { kind: "exact", command: spec.replace(/\\([*\\])/g, "$1") };
 }
 
@@ -75,8 +71,24 @@ export function matchBashPattern(pattern: BashPattern, command: string): boolean
       return command === pattern.command;
     case "prefix":
       return command === pattern.prefix || command.startsWith(`${pattern.prefix} `);
+    case "wildcard": {
+      const text = literalShape(command);
+      return pattern.shapes.some((shape) => shapesMeet(text, shape));
+    }
+  }
+}
+
+/** Every text the pattern matches, as shapes (a command pith reads only in part is compared against these). */
+export function patternShapes(pattern: BashPattern): Shape[] {
+  switch (pattern.kind) {
+    case "any":
+      return [[STAR]];
+    case "exact":
+      return [literalShape(pattern.command)];
+    case "prefix":
+      return [literalShape(pattern.prefix), [...literalShape(`${pattern.prefix} `), STAR]];
     case "wildcard":
-      return pattern.regex.test(command);
+      return pattern.shapes;
   }
 }
 

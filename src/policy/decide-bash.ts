@@ -1,7 +1,9 @@
 // A bash call, judged part by part (shell/analyse.ts):
-// - deny, then ask: a rule matches when it matches ANY reading of ANY part (nested `sh -c`
+// - deny, then ask: a rule matches when it could match ANY reading of ANY part (nested `sh -c`
 //   scripts included, shell/readings.ts), or, for an edit/write rule, any file a redirection
-//   writes;
+//   writes; when some part may run a program pith cannot name (opaque: `python -c`, a glob or
+//   computed command name, a shell reading a pipe, an alias, ...), every bash deny and ask rule
+//   could match what it runs, so the command is denied when a deny rule exists, else asked;
 // - allow: EVERY part must match an allow rule as written, and every redirected file must be
 //   allowed as a write (by an edit/write rule, or by the mode);
 // - an exact rule equal to the whole command allows it (what "Allow always" records for a
@@ -16,7 +18,7 @@ import { describePath, judgedPath, pathRuleMatches, type JudgedPath } from "./pa
 import type { PathContext } from "./path-pattern.js";
 import { ruleAppliesTo, type ParsedRule, type ParsedRules } from "./rule.js";
 import { analyseCommand, type CommandPart, type ShellAnalysis } from "./shell/analyse.js";
-import { nestedParts, nestedWrites, readingsOf } from "./shell/readings.js";
+import { nestedParts, nestedWrites, readingMatches, shapedReadings } from "./shell/readings.js";
 import type { PermissionCall, PermissionDecision, PermissionMode, RuleList } from "./types.js";
 import { fromMode, fromRule } from "./verdicts.js";
 
@@ -25,10 +27,10 @@ export async function decideBash(call: PermissionCall, rules: ParsedRules, mode:
   const analysis: ShellAnalysis = command.trim() === "" ? { parts: [], writes: [], unsure: "the command is empty" } : await analyseCommand(command);
   const every = analysis.parts.flatMap((p) => [p, ...nestedParts(p)]);
   const writes = await Promise.all(
-    [...analysis.writes, ...analysis.parts.flatMap(nestedWrites)].map((w) => judgedPath("write", w, ctx)),
+    [...analysis.writes, ...analysis.parts.flatMap(nestedWrites)].map((w) => judgedPath({ path: w, scope: "file" }, ctx)),
   );
   for (const list of ["deny", "ask"] as const) {
-    const hit = await restrictingHit(rules[list], list, every, writes, ctx);
+    const hit = await restrictingHit(rules[list], list, { parts: every, writes, opaque: analysis.opaque }, ctx);
     if (hit) return hit;
   }
   const whole = rules.allow.find((r) => ruleAppliesTo(r, "bash") && (!r.bash || r.bash.kind === "any"));
@@ -37,27 +39,32 @@ export async function decideBash(call: PermissionCall, rules: ParsedRules, mode:
   const exact = rules.allow.find((r) => ruleAppliesTo(r, "bash") && r.bash?.kind === "exact" && r.bash.command === text);
   if (exact) return fromRule("allow", [exact], "the whole command");
   if (analysis.unsure) return unsure(analysis.unsure, rules, mode);
-  return (await allowedPartByPart(analysis.parts, writes, rules, mode, ctx)) ?? fromMode(mode, "bash");
+  return (await allowedPartByPart(analysis.parts, writes, rules, mode, ctx)) ?? fromMode(mode, "bash", "runs-commands");
 }
 
-/** The first rule of a deny or ask list that matches any reading of any part, or any redirected file. */
-async function restrictingHit(
-  list: ParsedRule[],
-  name: Exclude<RuleList, "allow">,
-  parts: CommandPart[],
-  writes: JudgedPath[],
-  ctx: PathContext,
-): Promise<PermissionDecision | undefined> {
+interface Judged {
+  parts: CommandPart[];
+  writes: JudgedPath[];
+  /** Why some part may run any program. */
+  opaque?: string;
+}
+
+/** The first rule of a deny or ask list that could match any reading of any part, or any redirected file. */
+async function restrictingHit(list: ParsedRule[], name: Exclude<RuleList, "allow">, c: Judged, ctx: PathContext): Promise<PermissionDecision | undefined> {
   for (const rule of list) {
     if (ruleAppliesTo(rule, "bash")) {
       if (!rule.bash) return fromRule(name, [rule]);
-      for (const p of parts) {
-        const reading = readingsOf(p).find((r) => matchBashPattern(rule.bash!, r));
-        if (reading !== undefined) return fromRule(name, [rule], `"${reading}"`);
+      for (const p of c.parts) {
+        const reading = shapedReadings(p).find((r) => readingMatches(rule.bash!, r));
+        if (reading) return fromRule(name, [rule], reading.shape ? `"${reading.text}" (its computed or glob words can expand to a command the rule names)` : `"${reading.text}"`);
+      }
+      if (c.opaque) {
+        const reason = `The ${name} rule "${rule.text}" could match what this command runs: pith cannot name every program it starts (${c.opaque}).`;
+        return { ...fromRule(name, [rule]), reason };
       }
     }
     if (ruleAppliesTo(rule, "write")) {
-      for (const w of writes) {
+      for (const w of c.writes) {
         if (await pathRuleMatches(rule, w, name, ctx)) return fromRule(name, [rule], `the file ${describePath(w)} the command writes to`);
       }
     }
@@ -89,7 +96,7 @@ async function allowedPartByPart(
       }
     }
     if (!rule) {
-      const verdict = modeVerdict(mode, "write");
+      const verdict = modeVerdict(mode, "writes-files");
       if (verdict === "allow") continue;
       const how = verdict === "ask" ? "asks before" : "does not allow";
       const reason = `The command writes to ${describePath(w)}, and the permission mode "${mode}" ${how} writing files unless an edit or write rule allows it.`;
@@ -97,14 +104,14 @@ async function allowedPartByPart(
     }
     if (!used.includes(rule)) used.push(rule);
   }
-  if (used.length === 0) return fromMode(mode, "bash");
+  if (used.length === 0) return fromMode(mode, "bash", "runs-commands");
   return fromRule("allow", used, parts.length + writes.length > 1 ? "every part of the command" : `"${parts[0]?.text ?? ""}"`);
 }
 
 /** A command that cannot be read with confidence (and no rule for the whole of it allowed it). */
 function unsure(why: string, rules: ParsedRules, mode: PermissionMode): PermissionDecision {
   const guarded = [...rules.deny, ...rules.ask].some((r) => ruleAppliesTo(r, "bash") || ruleAppliesTo(r, "write"));
-  if (!guarded && mode === "allow") return fromMode(mode, "bash");
+  if (!guarded && mode === "allow") return fromMode(mode, "bash", "runs-commands");
   const decision = mode === "read-only" ? "deny" : "ask";
   const because = guarded ? "so the deny and ask rules cannot be checked against it" : "so no prefix rule can allow it";
   return { decision, reason: `pith cannot read this command with confidence (${why}), ${because}.` };

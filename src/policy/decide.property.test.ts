@@ -2,7 +2,7 @@
 // it is joined or nested, in any mode and whatever the allow rules say.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { useScratch } from "./test-support.js";
+import { useScratch } from "../../test/support/policy.js";
 import type { PermissionMode } from "./types.js";
 
 const t = useScratch();

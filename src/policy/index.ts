@@ -27,3 +27,7 @@ export { bwrapOptions, wrapInBwrap, type BwrapLayout, type CommandLine } from ".
 export { probeSandbox, type ProbeOptions, type SandboxProbe } from "./sandbox/probe.js";
 export { prepareSandbox, type PrepareOptions, type Sandbox } from "./sandbox/session-sandbox.js";
 export { assertWritable, checkWritePath, type WriteCheck, type WriteRoots } from "./write-guard.js";
+export { GRANTS_FILE, openProjectGrants, projectKey, type ProjectGrants } from "./grant-file.js";
+export { PROTECTED_GIT_ENTRIES, PROTECTED_NAMES, protectedWriteReason } from "./protected-paths.js";
+export { planProtection, type ProtectedEntry, type ProtectionPlan } from "./sandbox/protection-plan.js";
+export { heldStandIns, removeAllStandInsSync } from "./sandbox/stand-ins.js";

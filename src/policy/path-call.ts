@@ -1,15 +1,14 @@
-// Judging one path (of a read/edit/write/grep/find/ls call, or a file a bash redirection writes)
-// against path rules. A path has up to two spellings: as the tool resolves it, and where its
-// symlinks lead. Deny and ask rules match when ANY spelling does (and, for a search or listing
-// over a folder, when they name a place inside it); allow rules must match EVERY spelling.
-import { resolveSearchPath, resolveToolPath } from "../shared/tool-paths.js";
+// Judging one path (a place a tool call declares it reads or writes, or a file a bash
+// redirection writes) against path rules. A path has up to two spellings: as the tool resolves
+// it, and where its symlinks lead. Deny and ask rules match when ANY spelling does (and, for a
+// search, listing or rewrite over a folder, when they name a place inside it); allow rules must
+// match EVERY spelling.
+import type { ToolPath } from "../shared/tool-effect.js";
+import { resolveToolPath } from "../shared/tool-paths.js";
 import { matchPathPattern, type PathContext } from "./path-pattern.js";
 import { physicalPath } from "./real-path.js";
 import type { ParsedRule } from "./rule.js";
 import type { RuleList } from "./types.js";
-
-/** Tools that act on a folder's whole tree rather than one file. */
-const TREE_TOOLS = new Set(["grep", "find", "ls"]);
 
 export interface JudgedPath {
   /** As the model wrote it. */
@@ -19,10 +18,9 @@ export interface JudgedPath {
   scope: "file" | "tree";
 }
 
-/** The path a call acts on, both spellings; an unresolvable physical path keeps the first only. */
-export async function judgedPath(toolName: string, raw: string | undefined, ctx: PathContext): Promise<JudgedPath> {
-  const tree = TREE_TOOLS.has(toolName);
-  const abs = tree ? resolveSearchPath(raw, ctx.cwd, ctx.home) : resolveToolPath(raw, ctx.cwd, ctx.home);
+/** A place a call acts on, both spellings; an unresolvable physical path keeps the first only. */
+export async function judgedPath(place: ToolPath, ctx: PathContext): Promise<JudgedPath> {
+  const abs = resolveToolPath(place.path, ctx.cwd, ctx.home);
   let real = abs;
   try {
     real = await physicalPath(abs);
@@ -30,7 +28,7 @@ export async function judgedPath(toolName: string, raw: string | undefined, ctx:
     // A symlink loop or an unreadable folder: the tool will fail on it too; judge the path as written.
     real = abs;
   }
-  return { raw: raw ?? ".", spellings: real === abs ? [abs] : [abs, real], scope: tree ? "tree" : "file" };
+  return { raw: place.path, spellings: real === abs ? [abs] : [abs, real], scope: place.scope };
 }
 
 /** Whether `rule` (already known to apply to the tool) matches the path, read the way `list` reads. */

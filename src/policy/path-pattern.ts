@@ -6,8 +6,8 @@
 // - `./x`       under the cwd, anchored there;
 // - `x`         under the cwd, gitignore rules: with no `/` inside it matches at any depth
 //               (`*.env`, `.env`), with one it is anchored (`src/**`).
-// A path outside a rule's root never matches it. Matching uses the `ignore` package (the
-// gitignore spec), loaded on first use.
+// A path outside a rule's root never matches it. Matching follows the gitignore spec on the
+// linear-time regex engine (shared/linear-glob.ts), loaded on first use: no rule can hold the process.
 import { isAbsolute, join, relative, sep } from "node:path";
 
 export interface PathPattern {
@@ -53,21 +53,16 @@ export function relativeInside(root: string, path: string): string | undefined {
 }
 
 type Ignore = { ignores(path: string): boolean };
-type IgnoreFactory = () => { add(pattern: string): Ignore };
-let ignoreFactory: Promise<IgnoreFactory> | undefined;
-
-/** The `ignore` package, imported on first use. */
-export function loadIgnore(): Promise<IgnoreFactory> {
-  ignoreFactory ??= import("ignore").then((m) => ((m as { default?: IgnoreFactory }).default ?? (m as unknown as IgnoreFactory)));
-  return ignoreFactory;
-}
 
 const matchers = new Map<string, Ignore>();
 
+/** The gitignore matcher of a glob, on the linear-time regex engine (case-insensitive, as the `ignore` package matches). */
 async function matcherFor(glob: string): Promise<Ignore> {
   let m = matchers.get(glob);
   if (!m) {
-    m = (await loadIgnore())().add(glob);
+    const { compileGitignoreGlob } = await import("../shared/linear-glob.js");
+    const test = compileGitignoreGlob(glob, { ignoreCase: true });
+    m = { ignores: test };
     if (matchers.size > 1000) matchers.clear();
     matchers.set(glob, m);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRule, ruleAppliesTo, validatePermissionRules } from "./rule.js";
+import { parseRule, pathFamily, ruleAppliesTo, validatePermissionRules } from "./rule.js";
 
 describe("permission rule syntax", () => {
   it("reads Tool and Tool(specifier); built-in names are case-insensitive", () => {
@@ -33,12 +33,29 @@ describe("permission rule syntax", () => {
     expect(ruleAppliesTo(parseRule("mcp__github__create_issue"), "mcp__github__list")).toBe(false);
   });
 
-  it("edit rules govern write, read rules govern grep, find and ls", () => {
+  it("edit and write rules govern every tool that writes files, read rules every tool that reads declared paths", () => {
+    for (const tool of ["edit", "write", "ast_edit", "notebook"]) {
+      expect(ruleAppliesTo(parseRule("edit(src/**)"), tool, "write")).toBe(true);
+      expect(ruleAppliesTo(parseRule("Write"), tool, "write")).toBe(true);
+      expect(ruleAppliesTo(parseRule("read(src/**)"), tool, "write")).toBe(false);
+    }
+    for (const tool of ["read", "grep", "find", "ls", "ast_grep", "inspect_image"]) {
+      expect(ruleAppliesTo(parseRule("Read"), tool, "read")).toBe(true);
+      expect(ruleAppliesTo(parseRule("edit"), tool, "read")).toBe(false);
+    }
+    // a bash redirection is judged as a write of its file: edit rules govern it
     expect(ruleAppliesTo(parseRule("edit(src/**)"), "write")).toBe(true);
-    expect(ruleAppliesTo(parseRule("write(src/**)"), "edit")).toBe(false);
-    for (const tool of ["read", "grep", "find", "ls"]) expect(ruleAppliesTo(parseRule("Read"), tool)).toBe(true);
-    expect(ruleAppliesTo(parseRule("grep"), "read")).toBe(false);
+    expect(ruleAppliesTo(parseRule("grep"), "read", "read")).toBe(false);
+    expect(ruleAppliesTo(parseRule("Read"), "calc")).toBe(false);
     expect(ruleAppliesTo(parseRule("bash"), "bash")).toBe(true);
+  });
+
+  it("a tool's family comes from its declared effect and paths, never from its name", () => {
+    expect(pathFamily({ toolName: "x", arguments: {}, effect: "writes-files" })).toBe("write");
+    expect(pathFamily({ toolName: "x", arguments: {}, effect: "read-only", paths: [] })).toBe("read");
+    expect(pathFamily({ toolName: "calc", arguments: {}, effect: "read-only" })).toBeUndefined();
+    expect(pathFamily({ toolName: "edit", arguments: { path: "a" } })).toBeUndefined();
+    expect(pathFamily({ toolName: "read", arguments: { path: "a" }, effect: "runs-commands", paths: [{ path: "a", scope: "file" }] })).toBeUndefined();
   });
 
   it("refuses what it cannot read, saying which rule and why", () => {

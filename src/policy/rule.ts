@@ -1,18 +1,36 @@
 // Permission rules in Claude Code's syntax: `Tool` or `Tool(specifier)`.
 // - Built-in tool names are case-insensitive (`Bash(npm test)` = `bash(npm test)`).
-// - `edit(...)` rules also govern `write`; `read(...)` rules also govern grep, find and ls.
+// - By what a tool declares (its effect and its paths), not by its name: `edit(...)` and
+//   `write(...)` rules govern every tool that writes files (edit, write, ast_edit, notebook,
+//   hashline edits); `read(...)` rules govern every read-only tool that reads declared paths
+//   (read, grep, find, ls, ast_grep, inspect_image, display_image). A bash redirection is a
+//   `write` of its file, so edit rules govern it too.
 // - MCP tools go by their full name `mcp__server__tool`; `mcp__server` and `mcp__server__*`
 //   name every tool of that server.
-// - Specifiers: a command pattern for bash (bash-pattern.ts), a path glob for the path tools
-//   (path-pattern.ts). Any other tool takes no specifier.
+// - Specifiers: a command pattern for bash (bash-pattern.ts), a path glob for the rule names
+//   of Claude Code's path tools (path-pattern.ts). Any other tool takes no specifier.
 import { compileBashPattern, type BashPattern } from "./bash-pattern.js";
 import { compilePathPattern, type PathPattern } from "./path-pattern.js";
-import type { PermissionRules, RuleList } from "./types.js";
+import type { PermissionCall, PermissionRules, RuleList } from "./types.js";
 
+/** Rule names that take a path specifier. */
 export const PATH_TOOLS = ["read", "edit", "write", "grep", "find", "ls"] as const;
 const BUILTIN = new Set(["read", "bash", "edit", "write", "grep", "find", "ls", "todo_write"]);
-/** Rules on the key tool also govern these tools (Claude Code: Edit covers every editing tool, Read every reading one). */
-const FAMILY: Record<string, readonly string[]> = { edit: ["write"], read: ["grep", "find", "ls"] };
+/** A call judged without a family (a bash redirection, judged as `write`): edit rules govern it too. */
+const FAMILY: Record<string, readonly string[]> = { edit: ["write"] };
+
+/** Which path rules govern a call besides those naming its tool (see pathFamily). */
+export type PathFamily = "read" | "write";
+
+/**
+ * `write` for a tool that writes files (edit/write rules govern it, wherever it writes); `read`
+ * for a read-only tool that declares the paths it reads (read rules govern it); else none.
+ */
+export function pathFamily(call: PermissionCall): PathFamily | undefined {
+  if (call.effect === "writes-files") return "write";
+  if (call.effect === "read-only" && call.paths !== undefined) return "read";
+  return undefined;
+}
 
 export interface ParsedRule {
   /** As written. */
@@ -54,10 +72,13 @@ export function parseRule(text: string): ParsedRule {
   return rule;
 }
 
-/** Whether the rule speaks about calls of `toolName` at all (before its specifier is looked at). */
-export function ruleAppliesTo(rule: ParsedRule, toolName: string): boolean {
+/** Whether the rule speaks about calls of `toolName` (of path family `family`) at all, before its specifier is looked at. */
+export function ruleAppliesTo(rule: ParsedRule, toolName: string, family?: PathFamily): boolean {
   if (rule.server) return toolName.startsWith(`${rule.tool}__`);
-  return rule.tool === toolName || (FAMILY[rule.tool]?.includes(toolName) ?? false);
+  if (rule.tool === toolName) return true;
+  if (family === "write") return rule.tool === "edit" || rule.tool === "write";
+  if (family === "read") return rule.tool === "read";
+  return FAMILY[rule.tool]?.includes(toolName) ?? false;
 }
 
 export interface ParsedRules {

@@ -1,11 +1,13 @@
 // The vocabulary of permissions: modes, rule lists, the call being judged and the verdict.
+import type { ToolEffect, ToolPath } from "../shared/tool-effect.js";
 
 /**
- * What happens to a tool call no rule speaks for (README "Permissions"):
- * - `allow`: it runs (today's behaviour, the default);
+ * What happens to a tool call no rule speaks for, by the tool's declared effect (mode.ts):
+ * - `allow`: it runs (the default);
  * - `ask`: every call asks;
- * - `ask-writes`: read/grep/find/ls (and todo_write) run; edit/write/bash and every other tool ask;
- * - `read-only`: edit/write/bash are denied; everything else runs.
+ * - `ask-writes`: tools that change nothing run (read-only, session-only, delegating); every
+ *   other tool asks;
+ * - `read-only`: tools that change nothing run; every other tool is denied.
  */
 export type PermissionMode = "allow" | "ask" | "ask-writes" | "read-only";
 
@@ -24,6 +26,13 @@ export type RuleList = "allow" | "ask" | "deny";
 export interface PermissionCall {
   toolName: string;
   arguments: Record<string, unknown>;
+  /** What the tool does, as it declares; absent: `unknown` (judged as a tool that may change anything). */
+  effect?: ToolEffect;
+  /**
+   * The places the call reads (a `read-only` tool: `read(...)` rules judge them) or writes (a
+   * `writes-files` tool: `edit(...)` and `write(...)` rules), as the tool declares them.
+   */
+  paths?: readonly ToolPath[];
 }
 
 export type Verdict = "allow" | "ask" | "deny";

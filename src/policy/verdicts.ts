@@ -1,12 +1,13 @@
 // Decisions with their reasons: made by a mode, or by one or more rules.
+import type { ToolEffect } from "../shared/tool-effect.js";
 import { modeReason, modeVerdict } from "./mode.js";
 import type { ParsedRule } from "./rule.js";
 import type { PermissionDecision, PermissionMode, RuleList } from "./types.js";
 
-/** The mode decided (no rule spoke). */
-export function fromMode(mode: PermissionMode, toolName: string): PermissionDecision {
-  const decision = modeVerdict(mode, toolName);
-  return { decision, reason: modeReason(mode, toolName, decision) };
+/** The mode decided (no rule spoke), by what the tool does. */
+export function fromMode(mode: PermissionMode, toolName: string, effect: ToolEffect): PermissionDecision {
+  const decision = modeVerdict(mode, effect);
+  return { decision, reason: modeReason(mode, toolName, effect, decision) };
 }
 
 /** `rules` decided about `subject` (`"rm -rf x"`, `every part of the command`; absent: the call as a whole). */

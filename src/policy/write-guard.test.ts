@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { physicalPath } from "./real-path.js";
-import { makeScratch, type Scratch } from "./test-support.js";
+import { makeScratch, type Scratch } from "../../test/support/policy.js";
 import { assertWritable, checkWritePath, type WriteRoots } from "./write-guard.js";
 
 let s: Scratch;

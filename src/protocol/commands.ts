@@ -7,6 +7,7 @@ import { command } from "./command-schema.js";
 import { EXTRA_COMMAND_SCHEMAS } from "./extra-commands.js";
 import { SESSION_COMMAND_SCHEMAS } from "./session-commands.js";
 import { SUBAGENT_COMMAND_SCHEMAS } from "./subagent-commands.js";
+import { TRUST_COMMAND_SCHEMAS } from "./trust-commands.js";
 
 export { RpcIdSchema, type RpcId } from "./command-schema.js";
 
@@ -54,7 +55,7 @@ export const COMMAND_SCHEMAS = {
     "set_host_tools",
     // Each definition is checked by normalizeHostToolDefinitions (host-tool-definitions.ts) so
     // that errors use the exact wording of protocol.md §3.10.
-    { tools: Type.Array(Type.Unknown({ description: "RpcHostToolDefinition: {name, label?, description, parameters, hidden?}" })) },
+    { tools: Type.Array(Type.Unknown({ description: "RpcHostToolDefinition: {name, label?, description, parameters, hidden?, readOnly?}" })) },
     "Replace the host-owned tools.",
   ),
   /** Answered with the selected Model, or `Model not found: <provider>/<modelId>`. */
@@ -148,8 +149,11 @@ export const COMMAND_SCHEMAS = {
   ),
   /** pith extra: answered with `{servers}`. */
   get_mcp_servers: command("get_mcp_servers", {}, "List MCP servers with their status and tools."),
+  /** pith extra: answered with `{servers}` (empty when setting lsp.enabled is off). */
+  get_lsp_servers: command("get_lsp_servers", {}, "List language servers: name, language, root, status, pid, error."),
   ...SESSION_COMMAND_SCHEMAS,
   ...SUBAGENT_COMMAND_SCHEMAS,
+  ...TRUST_COMMAND_SCHEMAS,
 } as const;
 
 export type RpcCommandType = keyof typeof COMMAND_SCHEMAS;

@@ -17,16 +17,16 @@ function errorOf(defs: unknown[]): string {
 }
 
 describe("host tool definitions (set_host_tools, §3.10)", () => {
-  it("trim names and descriptions, default the label to the name, keep only a literal true hidden", () => {
+  it("trim names and descriptions, default the label to the name, keep only a literal true hidden or readOnly", () => {
     const defs = normalizeHostToolDefinitions([
-      { name: " Upper_Case-1 ", label: "  ", description: " d ", parameters: {}, hidden: "yes", extra: 1 },
-      { name: "b", label: " B ", description: "d", parameters: schema, hidden: true },
-      { name: "c", label: 7, description: "d", parameters: schema },
+      { name: " Upper_Case-1 ", label: "  ", description: " d ", parameters: {}, hidden: "yes", readOnly: "yes", extra: 1 },
+      { name: "b", label: " B ", description: "d", parameters: schema, hidden: true, readOnly: true },
+      { name: "c", label: 7, description: "d", parameters: schema, readOnly: 1 },
     ]);
     expect(defs).toEqual([
-      { name: "Upper_Case-1", label: "Upper_Case-1", description: "d", parameters: {}, hidden: false },
-      { name: "b", label: "B", description: "d", parameters: schema, hidden: true },
-      { name: "c", label: "c", description: "d", parameters: schema, hidden: false },
+      { name: "Upper_Case-1", label: "Upper_Case-1", description: "d", parameters: {}, hidden: false, readOnly: false },
+      { name: "b", label: "B", description: "d", parameters: schema, hidden: true, readOnly: true },
+      { name: "c", label: "c", description: "d", parameters: schema, hidden: false, readOnly: false },
     ]);
     expect(normalizeHostToolDefinitions([])).toEqual([]);
   });

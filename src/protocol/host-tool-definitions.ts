@@ -12,10 +12,12 @@ export const RpcHostToolDefinitionSchema = Type.Object({
   description: Type.String(),
   parameters: RecordSchema,
   hidden: Type.Optional(Type.Boolean()),
+  /** The tool only reads (changes no file, runs no command): it runs in permission mode "read-only" and unasked in "ask-writes". */
+  readOnly: Type.Optional(Type.Boolean()),
 });
 export type RpcHostToolDefinition = Static<typeof RpcHostToolDefinitionSchema>;
 
-/** A checked definition: trimmed name and description, label defaulted to the name, hidden a boolean. */
+/** A checked definition: trimmed name and description, label defaulted to the name, hidden and readOnly booleans. */
 export type HostToolDefinition = Required<RpcHostToolDefinition>;
 
 /** Host tool names pith activates (design.md §4.7: upper case too). */
@@ -41,7 +43,7 @@ function normalizeOne(def: unknown, index: number): HostToolDefinition {
   if (!HOST_TOOL_NAME_RE.test(name)) {
     throw invalid(`Host tool "${name}" has an invalid name: use letters, digits, _ or - (at most 64)`);
   }
-  return { name, label: trimmed(d.label) || name, description, parameters: d.parameters, hidden: d.hidden === true };
+  return { name, label: trimmed(d.label) || name, description, parameters: d.parameters, hidden: d.hidden === true, readOnly: d.readOnly === true };
 }
 
 /**

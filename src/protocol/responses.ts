@@ -5,17 +5,20 @@ import {
   CompactionResultSchema,
   ModelSchema,
   PermissionStateSchema,
+  ProjectTrustStateSchema,
   SandboxStateSchema,
   ThinkingLevelSchema,
   TodoPhaseSchema,
   literals,
   McpServerStatusSchema,
+  LspServerStatusSchema,
 } from "../shared/schema/index.js";
 import { RpcIdSchema, type RpcCommandType } from "./commands.js";
 import { LIVENESS_RESPONSE_SCHEMAS } from "./liveness.js";
 import { EXTRA_RESPONSE_DATA_SCHEMAS } from "./extra-commands.js";
 import { SESSION_RESPONSE_SCHEMAS } from "./session-commands.js";
 import { SUBAGENT_RESPONSE_SCHEMAS } from "./subagent-commands.js";
+import { TRUST_RESPONSE_SCHEMAS } from "./trust-commands.js";
 
 const Str = Type.String();
 const Num = Type.Number();
@@ -83,6 +86,10 @@ export const RpcSessionStateSchema = Type.Object({
   sandbox: Opt(SandboxStateSchema),
   /** pith: built-in tools not offered because a dependency is missing, and why (issue 24). */
   unavailableTools: Opt(Type.Array(Type.Object({ name: Str, reason: Str }))),
+  /** pith: the language servers and why any is not used (absent when setting lsp.enabled is off). */
+  lspServers: Opt(Type.Array(LspServerStatusSchema)),
+  /** pith: whether the session's folder is trusted (its project layer loaded), and who decided. */
+  projectTrust: Opt(ProjectTrustStateSchema),
 });
 export type RpcSessionState = Static<typeof RpcSessionStateSchema>;
 
@@ -164,8 +171,10 @@ export const RESPONSE_DATA_SCHEMAS = {
   ...EXTRA_RESPONSE_DATA_SCHEMAS,
   set_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
   get_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatusSchema) }),
+  get_lsp_servers: Type.Object({ servers: Type.Array(LspServerStatusSchema) }),
   ...SESSION_RESPONSE_SCHEMAS,
   ...SUBAGENT_RESPONSE_SCHEMAS,
+  ...TRUST_RESPONSE_SCHEMAS,
 } as const satisfies Record<RpcCommandType, TSchema>;
 
 export type RpcResponseData<T extends RpcCommandType> = Static<(typeof RESPONSE_DATA_SCHEMAS)[T]>;

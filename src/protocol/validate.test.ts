@@ -73,6 +73,7 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   clear_queue: { valid: {} },
   set_mcp_servers: { valid: { servers: { fs: { command: "mcp-fs" } } }, bad: [{ servers: [] }, 'Invalid "servers": expected object'] },
   get_mcp_servers: { valid: {} },
+  get_lsp_servers: { valid: {} },
   list_sessions: { valid: { cwd: "/p", all: false, limit: 10, cursor: "c", query: "q", sessionId: "s1" }, bad: [{ all: "yes" }, 'Invalid "all": expected boolean'] },
   get_entries: { valid: { since: "abc" }, bad: [{ since: 1 }, 'Invalid "since": expected string'] },
   get_tree: { valid: {} },
@@ -84,6 +85,8 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   set_subagent_subscription: { valid: { level: "progress" }, bad: [{ level: "all" }, 'Invalid "level": expected "off" or "progress" or "events"'] },
   get_subagents: { valid: {} },
   get_subagent_messages: { valid: { subagentId: "a", fromByte: 120 }, bad: [{ fromByte: "0" }, 'Invalid "fromByte": expected number'] },
+  get_project_trust: { valid: {} },
+  trust_project: { valid: { persist: true }, bad: [{ persist: "yes" }, 'Invalid "persist": expected boolean'] },
 };
 
 describe("validateInbound: commands", () => {

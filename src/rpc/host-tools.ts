@@ -25,6 +25,8 @@ export interface HostToolContext {
 export interface HostTool extends HostToolDefinition {
   concurrency: "shared";
   source: "host";
+  /** Read-only only when the host's definition says `readOnly: true`; otherwise it may change anything. */
+  effect: "read-only" | "unknown";
   execute(args: Record<string, unknown>, ctx: HostToolContext): Promise<AgentToolResult>;
 }
 
@@ -106,7 +108,7 @@ export function createHostToolBridge(options: HostToolBridgeOptions): HostToolBr
     disconnected !== undefined ? Promise.reject(new Error(disconnected)) : startCall(options, pending, name, args, ctx);
 
   function toTool(def: HostToolDefinition): HostTool {
-    return { ...def, concurrency: "shared", source: "host", execute: (args, ctx) => call(def.name, args, ctx) };
+    return { ...def, concurrency: "shared", source: "host", effect: def.readOnly ? "read-only" : "unknown", execute: (args, ctx) => call(def.name, args, ctx) };
   }
 
   return {

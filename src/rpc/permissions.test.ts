@@ -1,12 +1,14 @@
 // Permissions through the RPC front door, in-process: asks become `select` dialogs with the
 // `permission` field, each answer (Allow once / Allow always / Deny / cancel / timeout / EOF)
-// reaches the model as the right tool result, "Allow always" is recorded in the session file
-// and restored by switch_session, deny rules apply to any tool by its full name.
+// reaches the model as the right tool result, "Allow always" is a grant of the project (kept
+// outside the session file, in force across new_session and switch_session; an old grant
+// entry in a session file grants nothing), deny rules apply to any tool by its full name.
 import { describe, expect, it } from "vitest";
-import { fakeTool, scriptedStream, type Reply } from "../agent/test-support.js";
-import { testSession, testSettings } from "../session/test-support.js";
+import { fakeTool, scriptedStream, type Reply } from "../../test/support/agent.js";
+import { testSession, testSettings } from "../../test/support/session.js";
 import { createMemoryTransport, type MemoryHost } from "../transport/index.js";
 import { RpcServer } from "./server.js";
+import { pathArg } from "../shared/tool-effect.js";
 import { readFileSync } from "node:fs";
 
 const call = (id: string, name: string, args: Record<string, unknown>): Reply => ({ steps: [{ toolCall: { id, name, args } }] });
@@ -14,7 +16,8 @@ const text = (t: string): Reply => ({ steps: [{ text: t }] });
 
 function start(replies: Reply[], permissions?: { mode: "allow" | "ask" | "ask-writes" | "read-only"; allow?: string[]; deny?: string[]; timeoutMs?: number }) {
   const { stream, calls } = scriptedStream(replies);
-  const tools = [fakeTool("edit"), fakeTool("read"), fakeTool("mcp__srv__drop")];
+  const path = (a: Record<string, unknown>) => pathArg(a, "path", "file");
+  const tools = [fakeTool("edit", { effect: "writes-files", paths: path }), fakeTool("read", { effect: "read-only", paths: path }), fakeTool("mcp__srv__drop")];
   const settings = testSettings((s) => {
     if (permissions) s.permissions = { allow: [], ask: [], deny: [], ...permissions };
   });
@@ -121,7 +124,7 @@ describe("permissions over RPC", () => {
     await h.served;
   });
 
-  it("Allow always is recorded in the session file and restored by switch_session", async () => {
+  it("Allow always is the project's grant, not the session file's: it holds across new_session and switch_session", async () => {
     const h = start([call("e1", "edit", { path: "src/a.ts" }), text("one"), call("e2", "edit", { path: "src/a.ts" }), text("two"), text("new"), call("e3", "edit", { path: "src/a.ts" }), text("three")], {
       mode: "ask-writes",
     });
@@ -133,17 +136,20 @@ describe("permissions over RPC", () => {
     expect(state.data.permissions).toEqual({ mode: "ask-writes", allow: [], ask: [], deny: [], sessionAllow: ["edit(src/a.ts)"] });
     expect(state.data.sandbox).toEqual({ mode: "off", network: false, writableRoots: [] });
     const file = state.data.sessionFile as string;
-    expect(readFileSync(file, "utf8")).toContain('"customType":"pith:permission_allow","data":{"rules":["edit(src/a.ts)"]}');
+    expect(readFileSync(file, "utf8")).not.toContain("pith:permission_allow");
     // the same edit again: no dialog
     const before = h.host.frames.length;
     await ask(h.host, { id: "p2", type: "prompt", message: "again" });
     await h.host.waitFor((f) => f.type === "agent_end", before);
     expect(h.host.frames.slice(before).some((f: any) => f.method === "select")).toBe(false);
-    // a new session forgets it; switching back restores it
+    // a new session of the same project has it; so has the first one switched back to
     await ask(h.host, { id: "n", type: "new_session" });
-    expect((await ask(h.host, { id: "s2", type: "get_state" })).data.permissions.sessionAllow).toEqual([]);
+    expect((await ask(h.host, { id: "s2", type: "get_state" })).data.permissions.sessionAllow).toEqual(["edit(src/a.ts)"]);
     await ask(h.host, { id: "sw", type: "switch_session", sessionPath: file });
     expect((await ask(h.host, { id: "s3", type: "get_state" })).data.permissions.sessionAllow).toEqual(["edit(src/a.ts)"]);
+    // the host revokes it
+    const revoked = await ask(h.host, { id: "rv", type: "set_permissions", rules: { sessionAllow: [] } });
+    expect(revoked.data.sessionAllow).toEqual([]);
     h.host.end();
     await h.served;
   });

@@ -5,9 +5,9 @@
 // written when the session is idle with nothing queued, and never twice without activity between.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scriptedStream, type Reply } from "../agent/test-support.js";
+import { scriptedStream, type Reply } from "../../test/support/agent.js";
 import type { Tool } from "../session/index.js";
-import { testSession, testSettings } from "../session/test-support.js";
+import { testSession, testSettings } from "../../test/support/session.js";
 import { createMemoryTransport } from "../transport/index.js";
 import { RpcServer } from "./server.js";
 
@@ -33,6 +33,7 @@ const slowProbe: Tool = {
   name: "probe",
   label: "probe",
   description: "slow probe",
+  effect: "read-only",
   parameters: { type: "object" },
   async execute(_args, ctx) {
     for (let i = 0; i < 3 && !ctx.signal.aborted; i++) await new Promise((r) => setImmediate(r));

@@ -1,9 +1,9 @@
 // prompt_result, session_settled / agent_settled, messageId and promptId, isSettled, contextUsage
 // and heartbeats, in-process: a scripted model behind RpcServer over the memory transport.
 import { describe, expect, it } from "vitest";
-import { scriptedStream, type Reply } from "../agent/test-support.js";
+import { scriptedStream, type Reply } from "../../test/support/agent.js";
 import type { Tool } from "../session/index.js";
-import { testSession, testSettings } from "../session/test-support.js";
+import { testSession, testSettings } from "../../test/support/session.js";
 import { createMemoryTransport } from "../transport/index.js";
 import { RpcServer } from "./server.js";
 
@@ -17,6 +17,7 @@ function slowTool(turns: number): Tool {
     name: "probe",
     label: "probe",
     description: "slow probe",
+    effect: "read-only",
     parameters: { type: "object" },
     async execute(_args, ctx) {
       for (let i = 0; i < turns && !ctx.signal.aborted; i++) await new Promise((r) => setImmediate(r));

@@ -2,9 +2,9 @@
 // the memory transport. Every command of the protocol is sent at least once (a command added to
 // the schemas without a sample here fails the type check and the coverage test).
 import { describe, expect, it } from "vitest";
-import { fakeTool, scriptedStream, type Reply } from "../agent/test-support.js";
+import { fakeTool, scriptedStream, type Reply } from "../../test/support/agent.js";
 import { COMMAND_TYPES, type RpcCommandType } from "../protocol/index.js";
-import { testSession } from "../session/test-support.js";
+import { testSession } from "../../test/support/session.js";
 import { createMemoryTransport, type MemoryHost } from "../transport/index.js";
 import { RpcServer } from "./server.js";
 
@@ -86,6 +86,7 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   clear_queue: {},
   set_mcp_servers: { servers: {} },
   get_mcp_servers: {},
+  get_lsp_servers: {},
   list_sessions: { limit: 5 },
   get_entries: {},
   get_tree: {},
@@ -97,6 +98,8 @@ const SAMPLES: Record<RpcCommandType, Record<string, unknown>> = {
   set_subagent_subscription: { level: "off" },
   get_subagents: {},
   get_subagent_messages: { subagentId: "nope" },
+  get_project_trust: {},
+  trust_project: {},
 };
 
 describe("RpcServer over the memory transport", () => {

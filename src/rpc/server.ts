@@ -7,7 +7,7 @@ import type { AgentSession, ExtensionBindings } from "../session/index.js";
 import { errorMessage } from "../shared/errors.js";
 import { snowflake } from "../shared/ids.js";
 import { parseFrame, type Transport } from "../transport/index.js";
-import { COMMANDS, CONTROL_COMMANDS, type CommandContext } from "./commands/index.js";
+import { COMMANDS, CONTROL_COMMANDS, onArrival, type CommandContext, type Deferred } from "./commands/index.js";
 import type { EventFramer } from "./event-frames.js";
 import { FrameEncoder } from "./frame-encoder.js";
 import { readyFrame } from "./ready.js";
@@ -153,19 +153,24 @@ export class RpcServer {
           this.respond(cmd.id, cmd.type, failureOf(err));
           return;
         }
-        if (CONTROL_COMMANDS.has(cmd.type)) void this.execute(cmd, slot);
-        else slot.queue = slot.queue.then(() => this.execute(cmd, slot));
+        if (CONTROL_COMMANDS.has(cmd.type)) {
+          void this.execute(cmd, slot);
+          return;
+        }
+        const deferred = onArrival(cmd, slot.ctx);
+        slot.queue = slot.queue.then(() => this.execute(cmd, slot, deferred));
       }
     }
   }
 
-  private async execute(cmd: RpcCommand, slot: SessionSlot): Promise<void> {
+  /** Runs a command's handler, or the work it deferred on arrival, and answers it. */
+  private async execute(cmd: RpcCommand, slot: SessionSlot, deferred?: Deferred): Promise<void> {
     // Each handler is typed by its own command; the table is indexed by the validated `type`.
     const handler = COMMANDS[cmd.type] as (c: RpcCommand, ctx: CommandContext) => unknown;
     try {
       // queued behind work that close_session ended: the session is gone, say so
       if (slot.closed) throw new ClosedSessionError(slot.id);
-      const data = await handler(cmd, slot.ctx);
+      const data = await (deferred ? deferred() : handler(cmd, slot.ctx));
       this.respond(cmd.id, cmd.type, data === undefined ? { success: true } : { success: true, data }, slot);
     } catch (err) {
       this.respond(cmd.id, cmd.type, failureOf(err), slot);
@@ -228,8 +233,8 @@ export class RpcServer {
       slot.hostTools.rejectAll();
       slot.session.bash.abort();
     }
-    await Promise.race([Promise.all(slots.map((slot) => slot.session.abort())), new Promise((r) => setTimeout(r, 2000).unref())]);
+    await Promise.race([Promise.all(slots.map((slot) => slot.session.abort())), new Promise((r) => setTimeout(r, 1000).unref())]);
     for (const slot of slots) slot.framer.flush();
-    await Promise.race([this.transport.writer.flush(), new Promise((r) => setTimeout(r, 1000).unref())]);
+    await Promise.race([this.transport.writer.flush(), new Promise((r) => setTimeout(r, 400).unref())]);
   }
 }

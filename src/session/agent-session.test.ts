@@ -2,12 +2,12 @@
 // session files are real (temp folders). Asserts on events, state, files and on what the model got.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { fakeTool, scriptedStream, type Reply } from "../agent/test-support.js";
+import { fakeTool, scriptedStream, type Reply } from "../../test/support/agent.js";
 import { PithError } from "../shared/errors.js";
 import type { AgentSessionEvent, Model } from "../shared/types.js";
 import { BUSY_ERROR, createJsonlStorage } from "./index.js";
-import { modelsRegistry, testSession, testSettings } from "./test-support.js";
-import { TEST_MODEL } from "../agent/test-support.js";
+import { modelsRegistry, testSession, testSettings } from "../../test/support/session.js";
+import { TEST_MODEL } from "../../test/support/agent.js";
 
 const text = (t: string): Reply => ({ steps: [{ text: t }] });
 const callTool = (id: string, name: string, args: Record<string, unknown> = {}): Reply => ({ steps: [{ toolCall: { id, name, args } }] });

@@ -32,14 +32,17 @@ import { SessionCatalog } from "./session-catalog.js";
 import { SessionHistory } from "./session-history.js";
 import { SessionModels } from "./session-models.js";
 import { SessionMcp, type McpWiring } from "./session-mcp.js";
+import { SessionLsp, type LspWiring } from "./session-lsp.js";
 import { SessionModes } from "./session-modes.js";
-import { SessionPermissions } from "./session-permissions.js";
+import { SessionPermissions, type GrantStore } from "./session-permissions.js";
+import { approveFileWrites } from "./permission-gate.js";
+import { SessionTrust, type ProjectTrustPort } from "./session-trust.js";
 import { buildSessionState, type SessionState } from "./session-state.js";
 import { deferredMatcher, SessionTools, type TodoAccess } from "./session-tools.js";
-import type { SessionSettings } from "./settings.js";
-import type { SessionLog } from "./store/session-log.js";
-import { contentText } from "./store/message-text.js";
-import type { SessionStorage } from "./store/storage.js";
+import { takeNewSettings, type SessionSettings } from "./settings.js";
+import type { SessionLog } from "../store/session-log.js";
+import { contentText } from "../store/message-text.js";
+import type { SessionStorage } from "../store/storage.js";
 import { TodoState } from "./todos/index.js";
 import { BUSY_ERROR, type PromptHandle, type PromptOptions } from "./types.js";
 import { UserBash } from "./user-bash.js";
@@ -70,6 +73,10 @@ export interface AgentSessionOptions {
   scopedModels?: Model[];
   /** Temp dir for full bash outputs. */
   tempDir: string;
+  /** Where the `bash` command keeps its shell state (the sandbox binds it writable); default `tempDir`. */
+  shellStateDir?: string;
+  /** Called last when the session closes: removes the session's temp folder. */
+  releaseTempDir?(): Promise<void>;
   /** `--provider-session-id`: the provider-side session / prompt-cache id; default: the session id. */
   providerSessionId?: string;
   /** Environment of the host's `bash` commands (credentials filtered out); default: pith's own. */
@@ -80,8 +87,14 @@ export interface AgentSessionOptions {
   sandbox?: SessionSandbox;
   /** The MCP servers the composition root started (session-mcp.ts); none when absent. */
   mcp?: McpWiring;
+  /** The language servers the composition root set up (`lsp.enabled`); none when absent. */
+  lsp?: LspWiring;
   /** Which extension tools the session offers (a subagent's agent definition); all when absent. */
   allowExtensionTool?(name: string): boolean;
+  /** Where the project's "Allow always" grants are kept (the user's store); in memory only when absent. */
+  grants?: GrantStore;
+  /** The folder's project trust (session-trust.ts); absent: untrusted, nothing to grant. */
+  projectTrust?: ProjectTrustPort;
   /** Diagnostics (stderr). */
   log(message: string): void;
 }
@@ -111,12 +124,16 @@ export class AgentSession {
   readonly bash: UserBash;
   /** File checkpoints of the cwd, one per user message (`fileCheckpoints.*`). */
   readonly checkpoints: SessionCheckpoints;
-  /** Permission mode and rules, "Allow always" rules, the approval dialog port. */
+  /** Permission mode and rules, the project's "Allow always" grants, the approval dialog port. */
   readonly permissions: SessionPermissions;
   /** MCP servers: status, host servers, their tools. */
   readonly mcp: SessionMcp;
+  /** Language servers: their status (`get_lsp_servers`). */
+  readonly lsp: SessionLsp;
   /** Session files for pickers: list, entries, tree, open a folder, delete. */
   readonly catalog: SessionCatalog;
+  /** Whether the folder's project layer is loaded; the host's run-time grant. */
+  readonly trust: SessionTrust;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
@@ -135,10 +152,15 @@ export class AgentSession {
   private readonly sandbox: SessionSandbox | undefined;
   /** `ctx.sessionManager`: one object for the session's whole life, reading whichever file is open. */
   private readonly sessionView: ReadonlySessionManager;
+  private readonly extras: PromptExtras;
+  /** Builds the built-in tools again when the settings change (`reconfigure`). */
+  private readonly buildTools: () => Tool[];
+  private readonly releaseTempDir: (() => Promise<void>) | undefined;
 
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
     this.sandbox = o.sandbox;
+    this.releaseTempDir = o.releaseTempDir;
     const settings = structuredClone(o.settings);
     this.settings = settings;
     const emit = (e: Parameters<EventHub["emit"]>[0]) => {
@@ -162,7 +184,7 @@ export class AgentSession {
     this.structured = new StructuredOutput({
       record: (outcome) => this.conversation.log.append({ type: "custom", customType: "structured_result", data: outcome }),
     });
-    this.permissions = new SessionPermissions(settings.permissions, () => this.conversation.log, o.log);
+    this.permissions = new SessionPermissions(settings.permissions, () => this.conversation.log, o.log, o.grants);
     this.queues = new MessageQueues(settings);
     this.modes = new SessionModes(settings, this.queues);
     this.retry = new RetryController(() => settings.retry, emit);
@@ -178,7 +200,10 @@ export class AgentSession {
     });
     this.extensions = new SessionExtensions((bindings) => createExtensionHost(this.hosted(), bindings));
     this.mcp = new SessionMcp(o.mcp);
-    const builtin = o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
+    this.lsp = new SessionLsp(o.lsp);
+    this.trust = new SessionTrust(o.projectTrust, o.cwd, () => this.isStreaming);
+    this.buildTools = () => o.createTools({ get: () => todos.getWithDetails(), set: (p) => todos.set(p) });
+    const builtin = this.buildTools();
     const isDeferred = deferredMatcher(o.settings.deferredTools ?? []);
     this.tools = new SessionTools({ builtin, todos, runner, buildSystemPrompt: o.buildSystemPrompt, mcpTools: () => this.mcp.tools(), isDeferred, allowExtensionTool: o.allowExtensionTool });
     this.hooks = new ExtensionHooks(runner, () => this.tools.systemPrompt());
@@ -200,8 +225,10 @@ export class AgentSession {
       emit,
       cwd: o.cwd,
       pithHome: o.pithHome,
+      projectTrusted: () => this.trust.trusted,
       log: o.log,
     });
+    this.extras = extras;
     this.checkpoints = new SessionCheckpoints({
       cwd: o.cwd,
       pithHome: o.pithHome,
@@ -283,6 +310,7 @@ export class AgentSession {
       settings,
       childEnv: o.childEnv,
       tempDir: o.tempDir,
+      stateDir: o.shellStateDir,
       runner,
       record: (m) => this.pipeline.recordBash(m),
       wrapCommand: o.sandbox ? (line, dir) => o.sandbox!.wrap(line, dir) : undefined,
@@ -339,8 +367,33 @@ export class AgentSession {
       tools: this.tools.active(),
       permissions: this.permissions.state(),
       sandbox: this.sandbox ? structuredClone(this.sandbox.state) : SANDBOX_OFF,
+      projectTrust: this.trust.state(),
       unavailableTools: this.tools.unavailable(),
+      lspServers: this.lsp.enabled ? this.lsp.servers() : undefined,
     });
+  }
+
+  /**
+   * Before a tool other than edit/write changes files (the lsp tool's rename): each file is judged
+   * as an `edit` of it by the permission rules, asking the host when they say so. Rejects with why
+   * when one may not be changed.
+   */
+  approveFileWrites(paths: readonly string[], call: { toolCallId: string; signal: AbortSignal }): Promise<void> {
+    return approveFileWrites({ permissions: this.permissions, cwd: this.cwd, signal: call.signal }, paths, call.toolCallId);
+  }
+
+  /**
+   * New settings under an idle session (the composition root loaded its folder's project layer):
+   * they apply from now on, the built-in tools are built again and the rule files read again. The
+   * switches the host sets by command (queue and interrupt modes, auto-compaction, auto-retry)
+   * and the permission keys it set keep the session's values; file checkpoints stay as started.
+   */
+  async reconfigure(next: SessionSettings): Promise<void> {
+    const s = this.settings;
+    takeNewSettings(s, next);
+    this.permissions.applySettings(s.permissions);
+    this.extras.reload();
+    await this.tools.replaceBuiltin(this.buildTools(), deferredMatcher(s.deferredTools ?? []));
   }
 
   // ── prompting and queues ──────────────────────────────────────────────────
@@ -491,9 +544,11 @@ export class AgentSession {
     await this.checkpoints.settle();
     this.conversation.todos.dispose();
     await this.mcp.close();
+    await this.lsp.close();
     await this.tools.dispose();
     this.conversation.log.close();
     await this.sandbox?.dispose();
+    await this.releaseTempDir?.();
   }
 
   // ── internals ─────────────────────────────────────────────────────────────
@@ -573,6 +628,7 @@ export class AgentSession {
       announce: (message) => this.announce(message),
       compact: (instructions) => this.compact(instructions),
       reload: () => this.extensions.reload(),
+      isProjectTrusted: () => this.trust.trusted,
     };
   }
 }

@@ -1,13 +1,13 @@
 // The compactor alone, over a conversation held in memory: when it compacts (threshold,
 // overflow), what it records, and that an aborted summary leaves everything as it was.
 import { describe, expect, it } from "vitest";
-import { scriptedStream, TEST_MODEL, type Reply } from "../agent/test-support.js";
+import { scriptedStream, TEST_MODEL, type Reply } from "../../test/support/agent.js";
 import type { AssistantMessage, SessionEvent } from "../shared/types.js";
 import { emptyAssistantMessage } from "../shared/types.js";
 import { Compactor, CONTINUE_PROMPT } from "./compactor.js";
 import { Conversation } from "./conversation.js";
-import { SessionStore } from "./store/session-store.js";
-import { testSettings, modelsRegistry } from "./test-support.js";
+import { SessionStore } from "../store/session-store.js";
+import { testSettings, modelsRegistry } from "../../test/support/session.js";
 import { TodoState } from "./todos/index.js";
 
 function setup(replies: Reply[], tokensPerReply = 10) {

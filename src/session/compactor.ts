@@ -15,8 +15,8 @@ import type { CompactionPreparation } from "./compaction/prepare.js";
 import type { Conversation } from "./conversation.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionSettings } from "./settings.js";
-import type { SessionEntry } from "./store/entry-types.js";
-import { contextItemsFromPath } from "./store/build-context.js";
+import type { SessionEntry } from "../store/entry-types.js";
+import { contextItemsFromPath } from "../store/build-context.js";
 
 export const CONTINUE_PROMPT = "Continue if you have next steps.";
 export const OVERFLOW_RETRIED =

@@ -2,10 +2,12 @@
 // the log's current branch, the model and thinking level in force, and the todo list derived
 // from history. Every collaborator that reads or changes the context gets this object; it knows
 // none of them.
+import { insertMissingResults, syntheticResult } from "../agent/synthetic.js";
 import { resolveThinkingLevel } from "../providers/models/thinking.js";
 import type { AgentMessage, Model, ThinkingLevel } from "../shared/types.js";
-import { buildSessionContext } from "./store/build-context.js";
-import type { SessionLog } from "./store/session-log.js";
+import { INTERRUPTED_TOOL_TEXT } from "./convert-to-llm.js";
+import { buildSessionContext } from "../store/build-context.js";
+import type { SessionLog } from "../store/session-log.js";
 import { TodoState, todosFromHistory } from "./todos/index.js";
 
 /** How recorded model references become usable models (the model registry satisfies it). */
@@ -52,6 +54,9 @@ export class Conversation {
   load(fallbackModel?: Model, fallbackThinking?: ThinkingLevel): void {
     const ctx = buildSessionContext(this.current);
     this.messages = ctx.messages;
+    // A tool call whose result never reached the file (a crash mid-tool, an older version) gets
+    // one in the context, so the next request pairs it; the file itself is never rewritten.
+    insertMissingResults(this.messages, this.messages, (call, assistant) => syntheticResult(call, INTERRUPTED_TOOL_TEXT, assistant.timestamp));
     const recorded = ctx.model ? this.models.find(ctx.model.provider, ctx.model.modelId) : undefined;
     const usable = recorded && this.models.hasCredentials(recorded.provider) ? recorded : undefined;
     this.model = usable ?? fallbackModel ?? this.model;

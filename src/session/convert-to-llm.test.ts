@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage, LlmMessage, ToolResultMessage, UserMessage } from "../shared/types.js";
-import { assistant, bash, call, custom, result, user } from "./compaction/test-support.js";
+import { assistant, bash, call, custom, result, user } from "../../test/support/compaction.js";
 import { convertToLlm, INTERRUPTED_TOOL_TEXT, PRUNED_OUTPUT_TEXT } from "./convert-to-llm.js";
 
 function textOf(m: LlmMessage): string {

@@ -22,7 +22,7 @@ import type { MessageQueues } from "./queues.js";
 import type { SessionHistory } from "./session-history.js";
 import type { SessionModels } from "./session-models.js";
 import type { SessionTools } from "./session-tools.js";
-import { contentText } from "./store/message-text.js";
+import { contentText } from "../store/message-text.js";
 import type { PromptHandle, PromptOptions } from "./types.js";
 
 /** How the front door's UI and error reporting reach extensions (RPC, print/json, ACP). */
@@ -31,8 +31,6 @@ export interface ExtensionBindings {
   hasUI: boolean;
   /** How pith was started (`ctx.mode`); default "rpc". */
   mode?: ExtensionMode;
-  /** Whether the working folder's project layer is trusted (`ctx.isProjectTrusted()`); default false. */
-  isProjectTrusted?(): boolean;
   /** Errors raised after loading (handlers, commands, the shared event bus). */
   onError(info: { extensionPath: string; event: string; error: string }): void;
   /** A prompt an extension started failed (no host command to answer). */
@@ -64,6 +62,8 @@ export interface HostedSession {
   compact(customInstructions?: string): Promise<CompactionResult>;
   /** Loads the extensions again (`ctx.reload()`); absent when the front door cannot. */
   reload?(): Promise<void>;
+  /** Whether the working folder's project layer is trusted (the trust layer answers). */
+  isProjectTrusted(): boolean;
 }
 
 export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): ExtensionHost {
@@ -78,6 +78,7 @@ export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): 
     onShutdownRequested: opts.onShutdownRequested,
     getModel: () => s.conversation.model,
     getSystemPrompt: () => s.systemPrompt(),
+    isProjectTrusted: () => s.isProjectTrusted(),
     sendUserMessage: (content, o) => sendUserMessage(s, content, o, opts),
     sendMessage: (message, o) => sendMessage(s, message, o, opts),
     appendEntry: (customType, data) => void log().append(data === undefined ? { type: "custom", customType } : { type: "custom", customType, data }),
@@ -95,7 +96,6 @@ export function createExtensionHost(s: HostedSession, opts: ExtensionBindings): 
     unregisterProvider: (name) => s.models.registry.unregisterProvider(name),
     getSignal: () => s.signal(),
     mode: opts.mode ?? "rpc",
-    isProjectTrusted: () => opts.isProjectTrusted?.() ?? false,
     compact: (o) => {
       s.compact(o?.customInstructions).then(
         (result) => o?.onComplete?.(result),

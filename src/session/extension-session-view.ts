@@ -4,9 +4,9 @@
 // same facts (`fromExtension`) are mapped to pi's (`fromHook`).
 import type { PiSessionEntry, ReadonlySessionManager } from "../extensions/index.js";
 import type { AgentMessage } from "../shared/types.js";
-import { buildTree, type SessionTreeNode } from "./store/entry-views.js";
-import type { SessionEntry } from "./store/entry-types.js";
-import type { SessionLog } from "./store/session-log.js";
+import { buildTree, type SessionTreeNode } from "../store/entry-views.js";
+import type { SessionEntry } from "../store/entry-types.js";
+import type { SessionLog } from "../store/session-log.js";
 
 export interface SessionViewSource {
   cwd: string;

@@ -2,7 +2,7 @@
 // (test/arch checks it). The facade is AgentSession; the rest is what a composition root needs to
 // build one (storage, system prompt, context files) and the types front doors speak.
 export { AgentSession, type AgentSessionOptions, type SessionSandbox } from "./agent-session.js";
-export type { PermissionAsker, PermissionReply, PermissionRequest, PermissionSettings } from "./session-permissions.js";
+export type { GrantStore, PermissionAsker, PermissionReply, PermissionRequest, PermissionSettings } from "./session-permissions.js";
 export { BUSY_ERROR, type PromptHandle, type PromptOptions, type StreamingBehavior } from "./types.js";
 export type { SessionListener } from "./event-hub.js";
 export type { PromptError, PromptId, PromptOutcome, PromptStatus } from "./prompt-tracker.js";
@@ -16,20 +16,23 @@ export type { TodoAccess } from "./session-tools.js";
 export type { SessionSettings, FileCheckpointSettings } from "./settings.js";
 export type { CheckpointItem, CheckpointFeatureState, RestoreCheckpointResult, RestoreMode } from "./session-checkpoints.js";
 export type { McpWiring, SessionMcp } from "./session-mcp.js";
+export type { LspWiring, SessionLsp } from "./session-lsp.js";
+export type { ProjectTrustPort, SessionTrust } from "./session-trust.js";
 export type { QueueMode } from "./queues.js";
 export type { ListSessionsParams, OpenSessionResult } from "./session-catalog.js";
-export type { SessionSummary, ListSessionsResult } from "./store/session-list.js";
-export type { SessionTreeNode, EntriesPage } from "./store/entry-views.js";
+export type { SessionSummary, ListSessionsResult } from "../store/session-list.js";
+export type { SessionTreeNode, EntriesPage } from "../store/entry-views.js";
 
 // ── building a session ──
-export { createJsonlStorage, type SessionStorage } from "./store/storage.js";
-export type { SessionLog } from "./store/session-log.js";
-export type { SessionHeader, SessionEntry } from "./store/entry-types.js";
-export { releaseAllLocks } from "./store/lock.js";
-export { sessionDirFor, resolveSessionArg } from "./store/layout.js";
-export { listSessions, projectDirsOf } from "./store/session-list.js";
+export { createJsonlStorage, type SessionStorage } from "../store/storage.js";
+export type { SessionLog } from "../store/session-log.js";
+export type { SessionHeader, SessionEntry } from "../store/entry-types.js";
+export { releaseAllLocks } from "../store/lock.js";
+export { sessionDirFor, resolveSessionArg } from "../store/layout.js";
+export { listSessions, projectDirsOf } from "../store/session-list.js";
 export { buildSystemPrompt, resolvePromptArg } from "./system-prompt.js";
 export { discoverContextFiles } from "./context-files.js";
+export { findRuleFiles } from "../rules/rule-files.js";
 
 // ── types front doors pass through (host tools, extension UI) ──
 export type { Tool, ToolContext } from "../tools/types.js";

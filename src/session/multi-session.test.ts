@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeLlmServer, type FakeLlm } from "../../test/support/fake-llm-server.js";
-import { fakeTool } from "../agent/test-support.js";
+import { fakeTool } from "../../test/support/agent.js";
 import { createModelRegistry } from "../providers/models/registry.js";
 import { createStreamFn } from "../providers/stream.js";
 import type { AgentSessionEvent } from "../shared/types.js";
-import { testSession, testSettings } from "./test-support.js";
+import { testSession, testSettings } from "../../test/support/session.js";
 
 let a: FakeLlm;
 let b: FakeLlm;

@@ -2,14 +2,15 @@
 // rules (a blocked call never asks), the dialog port gets the call, and with no port an ask
 // is denied ("no one to ask").
 import { describe, expect, it } from "vitest";
-import { fakeTool, scriptedStream, textOf, type Reply } from "../agent/test-support.js";
+import { fakeTool, scriptedStream, textOf, type Reply } from "../../test/support/agent.js";
 import { createExtensionRuntime } from "../extensions/api.js";
 import { loadExtensionFactory, type LoadedExtensions } from "../extensions/loader.js";
-import { recordingUi } from "../extensions/test-support.js";
+import { recordingUi } from "../../test/support/extensions.js";
 import type { ExtensionAPI } from "../extensions/types.js";
+import { pathArg } from "../shared/tool-effect.js";
 import type { ToolResultMessage } from "../shared/types.js";
 import type { PermissionRequest } from "./index.js";
-import { testSession, testSettings } from "./test-support.js";
+import { testSession, testSettings } from "../../test/support/session.js";
 
 const edits: Reply = {
   steps: [
@@ -21,7 +22,7 @@ const edits: Reply = {
 function build() {
   const { stream } = scriptedStream([edits, { steps: [{ text: "done" }] }]);
   const settings = testSettings((s) => (s.permissions = { mode: "ask-writes", allow: [], ask: [], deny: [] }));
-  return testSession({ stream, settings, tools: [fakeTool("edit")], sessionDir: null });
+  return testSession({ stream, settings, tools: [fakeTool("edit", { effect: "writes-files", paths: (a) => pathArg(a, "path", "file") })], sessionDir: null });
 }
 
 const results = (events: ReturnType<typeof build>["events"]) =>
@@ -72,5 +73,22 @@ describe("permission gate in a session", () => {
     t.session.permissions.setAsker({ ask: () => Promise.reject(new Error("host went away")) });
     await t.session.prompt("go").done;
     expect(textOf(results(t.events)[0])).toBe("Permission denied: edit did not run. The approval dialog failed (host went away), so the call was denied.");
+  });
+});
+
+describe("files another tool changes (approveFileWrites)", () => {
+  it("judges each file as an edit of it: the host is asked per file, and one refusal rejects", async () => {
+    const t = build();
+    const asked: string[] = [];
+    t.session.permissions.setAsker({
+      ask: async (request) => {
+        asked.push(`${request.permission.toolCallId} ${request.title}`);
+        return { value: request.title.includes("b.ts") ? "Deny" : "Allow once" };
+      },
+    });
+    const call = { toolCallId: "lsp1", signal: new AbortController().signal };
+    await expect(t.session.approveFileWrites([`${t.session.cwd}/a.ts`], call)).resolves.toBeUndefined();
+    await expect(t.session.approveFileWrites([`${t.session.cwd}/a.ts`, `${t.session.cwd}/b.ts`], call)).rejects.toThrow(`Permission denied: ${t.session.cwd}/b.ts was not changed (judged as an edit of it).`);
+    expect(asked).toEqual([`lsp1 Allow edit: ${t.session.cwd}/a.ts?`, `lsp1 Allow edit: ${t.session.cwd}/a.ts?`, `lsp1 Allow edit: ${t.session.cwd}/b.ts?`]);
   });
 });

@@ -7,14 +7,14 @@ import type { Conversation } from "./conversation.js";
 import type { MessageQueues } from "./queues.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionSettings } from "./settings.js";
-import { contentText } from "./store/message-text.js";
+import { contentText } from "../store/message-text.js";
 import { TodoReminder, eagerPreludeMessage, shouldUseEagerPrelude } from "./todos/index.js";
-import type { TtsrMatcher } from "./ttsr/matcher.js";
-import { findRuleFiles, type RuleFileRef } from "./ttsr/rule-files.js";
+import type { TtsrMatcher } from "../rules/matcher.js";
+import { findRuleFiles, type RuleFileRef } from "../rules/rule-files.js";
 import type { TtsrRule } from "../shared/types.js";
 import { errorMessage } from "../shared/errors.js";
 
-type TtsrModule = typeof import("./ttsr/index.js");
+type TtsrModule = typeof import("../rules/index.js");
 
 export interface PromptExtrasOptions {
   conversation: Conversation;
@@ -25,11 +25,13 @@ export interface PromptExtrasOptions {
   emit(event: SessionEvent): void;
   cwd: string;
   pithHome: string;
+  /** Whether the project's rule files (`.pith/rules`) load: only in a trusted folder. */
+  projectTrusted(): boolean;
   log(message: string): void;
 }
 
 export class PromptExtras {
-  private readonly reminder: TodoReminder;
+  private reminder!: TodoReminder;
   private ttsr: TtsrMatcher | undefined;
   private ttsrMod: TtsrModule | undefined;
   /** Pending while the TTSR modules load; awaited before the first prompt is assembled. */
@@ -44,18 +46,30 @@ export class PromptExtras {
   constructor(private readonly deps: PromptExtrasOptions) {
     this.conversation = deps.conversation;
     this.settings = deps.settings;
-    const todo = this.settings.todo;
+    this.reload();
+  }
+
+  /**
+   * Takes the settings and rule files as they are now: at start, and again when the settings
+   * change under an idle session (its folder was trusted: the project's rules join).
+   */
+  reload(): void {
+    const { todo, ttsr } = this.settings;
     this.reminder = new TodoReminder({ enabled: todo.enabled && todo.reminders, max: todo.remindersMax });
-    if (this.settings.ttsr.enabled) {
-      const files = findRuleFiles({ pithHome: deps.pithHome, cwd: deps.cwd, warn: (m) => deps.log(m) });
-      if (files.length > 0) {
-        this.ttsrLoading = this.loadTtsr(files).catch((err: unknown) => deps.log(`TTSR rules not loaded: ${errorMessage(err)}`));
-      }
+    this.ttsr = undefined;
+    this.ttsrMod = undefined;
+    this.ttsrStore = undefined;
+    this.ttsrLoading = undefined;
+    if (!ttsr.enabled) return;
+    const levels = this.deps.projectTrusted() ? (["project", "user"] as const) : (["user"] as const);
+    const files = findRuleFiles({ pithHome: this.deps.pithHome, cwd: this.deps.cwd, warn: (m) => this.deps.log(m), levels });
+    if (files.length > 0) {
+      this.ttsrLoading = this.loadTtsr(files).catch((err: unknown) => this.deps.log(`TTSR rules not loaded: ${errorMessage(err)}`));
     }
   }
 
   private async loadTtsr(files: RuleFileRef[]): Promise<void> {
-    const mod = await import("./ttsr/index.js");
+    const mod = await import("../rules/index.js");
     const rules = mod.readTtsrRules(files, (m) => this.deps.log(m));
     if (rules.length === 0) return;
     const { interruptMode, repeatMode, repeatGap } = this.settings.ttsr;

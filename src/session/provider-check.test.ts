@@ -1,9 +1,9 @@
 // get_integrations' model check: each state, with a fake fetch (no network).
 import { describe, expect, it } from "vitest";
-import { TEST_MODEL } from "../agent/test-support.js";
+import { TEST_MODEL } from "../../test/support/agent.js";
 import type { Model } from "../shared/types.js";
 import { checkProvider } from "./provider-check.js";
-import { modelsRegistry } from "./test-support.js";
+import { modelsRegistry } from "../../test/support/session.js";
 
 const remote: Model = { ...TEST_MODEL, provider: "acme", api: "openai-completions", baseUrl: "http://127.0.0.1:9/v1" };
 const reply = (status: number, body: unknown = { data: [{ id: "m" }] }) =>

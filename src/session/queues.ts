@@ -1,7 +1,7 @@
 // The steering and follow-up queues (spec/protocol.md §7.3, §7.7). FIFO, with a dequeue
 // mode each; "next turn" holds hidden messages waiting for the next prompt.
 import type { AgentMessage, UserContent, UserMessage } from "../shared/types.js";
-import { contentText } from "./store/message-text.js";
+import { contentText } from "../store/message-text.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assistant, failed, usage } from "./compaction/test-support.js";
+import { assistant, failed, usage } from "../../test/support/compaction.js";
 import { firstByteTimeoutMessage, idleTimeoutMessage } from "../providers/stream-watchdog.js";
 import { isRetryableError, planRetry, retryAfterExceedsMax, retryAfterFrom, retryAfterFromText, retryDelayMs } from "./retry-policy.js";
 

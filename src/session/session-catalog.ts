@@ -4,10 +4,10 @@
 import path from "node:path";
 import { PithError } from "../shared/errors.js";
 import type { SessionHistory } from "./session-history.js";
-import { deleteSessionFile } from "./store/delete-session.js";
-import { buildTree, selectEntries, treeDepth, type EntriesPage, type SessionTreeNode } from "./store/entry-views.js";
-import { sessionDirFor } from "./store/layout.js";
-import { listSessions, listSessionsWatched, projectDirsOf, type ListSessionsResult } from "./store/session-list.js";
+import { deleteSessionFile } from "../store/delete-session.js";
+import { buildTree, selectEntries, treeDepth, type EntriesPage, type SessionTreeNode } from "../store/entry-views.js";
+import { sessionDirFor } from "../store/layout.js";
+import { listSessions, listSessionsWatched, projectDirsOf, type ListSessionsResult } from "../store/session-list.js";
 
 export interface ListSessionsParams {
   cwd?: string;

@@ -5,11 +5,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { scriptedStream, type Reply } from "../agent/test-support.js";
+import { scriptedStream, type Reply } from "../../test/support/agent.js";
 import type { AgentSessionEvent } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
 import { BUSY_ERROR } from "./index.js";
-import { testSession, testSettings } from "./test-support.js";
+import { testSession, testSettings } from "../../test/support/session.js";
 
 const text = (t: string): Reply => ({ steps: [{ text: t }] });
 const write = (id: string, file: string, content: string): Reply => ({ steps: [{ toolCall: { id, name: "put", args: { file, content } } }] });
@@ -30,6 +30,7 @@ function putTool(cwd: string, seen: AgentSessionEvent[], log: string[]): Tool {
     name: "put",
     label: "put",
     description: "write a file",
+    effect: "writes-files",
     parameters: { type: "object" },
     async execute(args: Record<string, unknown>) {
       log.push(`put after ${seen.filter((e) => e.type === "checkpoint_created").length} checkpoints`);

@@ -8,7 +8,7 @@ import { PithError, errorMessage } from "../shared/errors.js";
 import type { AgentSessionEvent } from "../shared/types.js";
 import type { Conversation } from "./conversation.js";
 import type { FileCheckpointSettings } from "./settings.js";
-import type { SessionEntry } from "./store/entry-types.js";
+import type { SessionEntry } from "../store/entry-types.js";
 
 /** `customType` of the session entry that records a checkpoint. */
 export const CHECKPOINT_ENTRY_TYPE = "pith.checkpoint";

@@ -8,11 +8,11 @@ import { PithError } from "../shared/errors.js";
 import type { AgentMessage } from "../shared/types.js";
 import type { Conversation } from "./conversation.js";
 import { computeSessionStats, contextUsage, type SessionStats } from "./stats.js";
-import type { UserMessageRef } from "./store/branching.js";
-import { contentText } from "./store/message-text.js";
-import type { SessionEntry, SessionHeader } from "./store/entry-types.js";
-import type { SessionLog } from "./store/session-log.js";
-import type { SessionStorage } from "./store/storage.js";
+import type { UserMessageRef } from "../store/branching.js";
+import { contentText } from "../store/message-text.js";
+import type { SessionEntry, SessionHeader } from "../store/entry-types.js";
+import type { SessionLog } from "../store/session-log.js";
+import type { SessionStorage } from "../store/storage.js";
 
 type SwitchReason = "new" | "resume" | "fork";
 

@@ -2,12 +2,12 @@
 // process), a scripted model. The first prompt waits for a server still starting, its tools
 // join the model's list, a call reaches the server, and closing the session ends the servers.
 import { describe, expect, it, vi } from "vitest";
-import { scriptedStream, type Reply } from "../agent/test-support.js";
+import { scriptedStream, type Reply } from "../../test/support/agent.js";
 import { McpManager } from "../mcp/index.js";
 import type { OpenClient } from "../mcp/open-client.js";
 import { PithError } from "../shared/errors.js";
 import type { McpWiring } from "./index.js";
-import { testSession } from "./test-support.js";
+import { testSession } from "../../test/support/session.js";
 
 const text = (t: string): Reply => ({ steps: [{ text: t }] });
 const callTool = (id: string, name: string, args: Record<string, unknown> = {}): Reply => ({ steps: [{ toolCall: { id, name, args } }] });

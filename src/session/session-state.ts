@@ -1,6 +1,6 @@
 // The `get_state` view of a session (spec/protocol.md §3.8), plus pith's extras.
 import type { RpcSessionState } from "../protocol/index.js";
-import type { PermissionStateWire, SandboxStateWire } from "../shared/schema/index.js";
+import type { LspServerStatus, PermissionStateWire, ProjectTrustStateWire, SandboxStateWire } from "../shared/schema/index.js";
 import type { Tool } from "../tools/types.js";
 import type { Conversation } from "./conversation.js";
 import type { SessionSettings } from "./settings.js";
@@ -17,6 +17,7 @@ export type SessionState = RpcSessionState & {
   dumpTools: Array<{ name: string; description: string; parameters: unknown }>;
   permissions: PermissionStateWire;
   sandbox: SandboxStateWire;
+  projectTrust: ProjectTrustStateWire;
 };
 
 /** What the `get_state` view is read from. */
@@ -32,8 +33,11 @@ export interface SessionStateSource {
   tools: Tool[];
   permissions: PermissionStateWire;
   sandbox: SandboxStateWire;
+  projectTrust: ProjectTrustStateWire;
   /** Built-in tools not offered for a missing dependency, and why. */
   unavailableTools?: Array<{ name: string; reason: string }>;
+  /** Language servers and why any is not used; absent when `lsp.enabled` is off. */
+  lspServers?: LspServerStatus[];
 }
 
 export function buildSessionState(s: SessionStateSource): SessionState {
@@ -60,6 +64,8 @@ export function buildSessionState(s: SessionStateSource): SessionState {
     dumpTools: s.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
     permissions: s.permissions,
     sandbox: s.sandbox,
+    projectTrust: s.projectTrust,
     ...(s.unavailableTools?.length ? { unavailableTools: s.unavailableTools } : {}),
+    ...(s.lspServers ? { lspServers: s.lspServers } : {}),
   };
 }

@@ -88,6 +88,17 @@ export class SessionTools {
     await Promise.all(this.o.builtin.map((t) => t.ready?.().catch(() => undefined)));
   }
 
+  /**
+   * New built-in tools (the settings changed under an idle session): they replace the old ones,
+   * which release their resources; a tool in both lists is kept as it is.
+   */
+  async replaceBuiltin(tools: Tool[], isDeferred: ((name: string) => boolean) | undefined): Promise<void> {
+    const old = this.o.builtin;
+    this.o.builtin = tools;
+    this.o.isDeferred = isDeferred;
+    await Promise.all(old.filter((t) => !tools.includes(t)).map(async (t) => t.dispose?.()));
+  }
+
   /** Releases the built-in tools' resources (the python kernel) when the session closes. */
   async dispose(): Promise<void> {
     await Promise.all(this.o.builtin.map(async (t) => t.dispose?.()));

@@ -53,6 +53,19 @@ export interface SessionSettings {
   cacheRetention?: CacheRetention;
 }
 
+/**
+ * New settings into the session's own object (collaborators hold it), except what the host sets by
+ * command (queue and interrupt modes, the auto-compaction and auto-retry switches) and the file
+ * checkpoints, which start with the session.
+ */
+export function takeNewSettings(s: SessionSettings, next: SessionSettings): void {
+  const { steeringMode, followUpMode, interruptMode, fileCheckpoints } = s;
+  const switches = { compaction: s.compaction.enabled, retry: s.retry.enabled };
+  Object.assign(s, structuredClone(next), { steeringMode, followUpMode, interruptMode, fileCheckpoints });
+  s.compaction.enabled = switches.compaction;
+  s.retry.enabled = switches.retry;
+}
+
 /** `fileCheckpoints.*`: a checkpoint of the cwd per user message, in a shadow git repository. */
 export interface FileCheckpointSettings {
   enabled: boolean;

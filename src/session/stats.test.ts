@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../shared/types.js";
 import { computeSessionStats } from "./stats.js";
-import { assistant, toolResult, user } from "./store/test-support.js";
+import { assistant, toolResult, user } from "../../test/support/store.js";
 
 describe("computeSessionStats", () => {
   it("counts roles and tool calls and sums usage including task sub-agent usage", () => {

@@ -22,8 +22,10 @@ export interface UserBashOptions {
   settings: SessionSettings;
   /** Environment of the commands (credentials filtered out); default: pith's own. */
   childEnv?: Record<string, string>;
-  /** Where full outputs and the shell state live. */
+  /** Where full outputs are spilled (a private folder of the session). */
   tempDir: string;
+  /** Where the shell state lives (inside a sandbox it must be writable there); default `tempDir`. */
+  stateDir?: string;
   runner(): ExtensionRunner | undefined;
   /** Each command's record, for the conversation. */
   record(message: BashExecutionMessage): void;
@@ -32,7 +34,12 @@ export interface UserBashOptions {
 }
 
 export class UserBash {
-  private controller: AbortController | undefined;
+  /**
+   * The admission of commands accepted since the last `abort()`: aborting it ends the command
+   * that runs and cancels every one accepted before the abort that has not started yet.
+   */
+  private admission = new AbortController();
+  private active: AbortSignal | undefined;
   private readonly exec: ExecOps;
   private readonly shell: ShellState;
 
@@ -42,32 +49,43 @@ export class UserBash {
   }
 
   get running(): boolean {
-    return this.controller !== undefined;
+    return this.active !== undefined;
   }
 
-  /** `abort_bash`: kills the running command's process group; a no-op when idle. */
+  /**
+   * Accepts a command now that runs later (a front door queues it behind other commands): an
+   * `abort()` in between cancels it, so it never starts. Pass the signal to `run`.
+   */
+  admit(): AbortSignal {
+    return this.admission.signal;
+  }
+
+  /** `abort_bash`: kills the running command's process group and cancels the commands admitted before; a no-op when idle. */
   abort(): void {
-    this.controller?.abort();
+    this.admission.abort();
+    this.admission = new AbortController();
   }
 
-  async run(command: unknown): Promise<BashResult> {
+  /** Runs `command`; `admitted` (from `admit()`) when it was accepted earlier, else it is accepted now. */
+  async run(command: unknown, admitted: AbortSignal = this.admit()): Promise<BashResult> {
     if (typeof command !== "string" || command.trim() === "") {
       throw new PithError("invalid_request", 'Invalid "command": expected a non-empty string');
     }
-    if (this.controller) throw new PithError("busy", "A bash command is already running. Use abort_bash to stop it.");
-    const ext = this.o.runner();
-    let operations: ExecOps | undefined;
-    if (ext?.hasHandlers("user_bash")) {
-      const replaced = await ext.emit({ type: "user_bash", command, excludeFromContext: false, cwd: this.shell.cwd });
-      if (replaced?.result) return this.record(command, fromExtension(replaced.result as Record<string, unknown>));
-      if (replaced?.operations) operations = extensionOperations(replaced.operations, this.o.childEnv);
-    }
-    const controller = new AbortController();
-    this.controller = controller;
+    if (this.active) throw new PithError("busy", "A bash command is already running. Use abort_bash to stop it.");
+    if (admitted.aborted) return notStarted();
+    this.active = admitted;
     try {
-      return this.record(command, await this.execute(command, controller.signal, operations));
+      const ext = this.o.runner();
+      let operations: ExecOps | undefined;
+      if (ext?.hasHandlers("user_bash")) {
+        const replaced = await ext.emit({ type: "user_bash", command, excludeFromContext: false, cwd: this.shell.cwd });
+        if (replaced?.result) return this.record(command, fromExtension(replaced.result as Record<string, unknown>));
+        if (replaced?.operations) operations = extensionOperations(replaced.operations, this.o.childEnv);
+      }
+      if (admitted.aborted) return notStarted();
+      return this.record(command, await this.execute(command, admitted, operations));
     } finally {
-      this.controller = undefined;
+      this.active = undefined;
     }
   }
 
@@ -81,7 +99,7 @@ export class UserBash {
     let totalBytes = 0;
     let endsWithNewline = false;
     const exec = operations ?? this.exec;
-    const res = await exec.exec(operations ? command : this.shell.wrap(command, tempDir), {
+    const res = await exec.exec(operations ? command : this.shell.wrap(command, this.o.stateDir || tempDir), {
       cwd: this.shell.cwd,
       signal,
       timeoutMs: USER_BASH_TIMEOUT_MS,
@@ -94,7 +112,7 @@ export class UserBash {
     });
     const out = await collector.finish();
     const cancelled = res.aborted || res.timedOut;
-    const notice = res.timedOut ? `[Command timed out after ${USER_BASH_TIMEOUT_MS / 1000} seconds]\n` : res.aborted ? "[Command cancelled]\n" : "";
+    const notice = res.timedOut ? `[Command timed out after ${USER_BASH_TIMEOUT_MS / 1000} seconds]\n` : res.aborted ? CANCELLED_NOTICE : "";
     // The collector drops the trailing newline (tool output); the RPC BashResult keeps it
     // (protocol §3.21 example: "hello\n", totalLines 2 = newlines + 1).
     const output = notice + sanitize(out.text + (endsWithNewline ? "\n" : ""));
@@ -172,6 +190,14 @@ function extensionOperations(ops: BashOperations, childEnv: Record<string, strin
       }
     },
   };
+}
+
+const CANCELLED_NOTICE = "[Command cancelled]\n";
+
+/** The answer of a command cancelled before it started: nothing ran, so nothing is recorded. */
+function notStarted(): BashResult {
+  const output = CANCELLED_NOTICE;
+  return { output, cancelled: true, truncated: false, totalLines: 0, totalBytes: 0, outputLines: 2, outputBytes: Buffer.byteLength(output) };
 }
 
 /** An extension's `user_bash` result (a BashExecutionMessage-like object) as a BashResult. */

@@ -55,3 +55,27 @@ export function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Er
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Resolves like `p`, or rejects with an AbortError carrying `message` as soon as `signal` fires:
+ * waiting for something that may take long while staying abortable (the caller stops waiting at
+ * once; the work goes on, bounded elsewhere).
+ */
+export function raceAbort<T>(p: Promise<T>, signal: AbortSignal | undefined, message: string): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(new AbortError(message));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortError(message));
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}

@@ -25,6 +25,10 @@ export function resolveToolPath(raw: string | undefined, cwd: string, home?: str
 
 /** Like resolveToolPath, but `/` alone means the cwd (search tools never walk from the root). */
 export function resolveSearchPath(raw: string | undefined, cwd: string, home?: string): string {
-  const p = normalisePathArg(raw ?? "", home);
-  return p === "/" ? cwd : resolveToolPath(p, cwd, home);
+  return resolveToolPath(searchPathArg(raw, home), cwd, home);
+}
+
+/** A search tool's path argument spelled so resolveToolPath finds what it walks: `/` alone (or none) is the cwd. */
+export function searchPathArg(raw: string | undefined, home?: string): string {
+  return raw === undefined || normalisePathArg(raw, home) === "/" ? "." : raw;
 }

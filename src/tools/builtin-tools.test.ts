@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BUILTIN_TOOL_NAMES, DEFAULT_RPC_TOOLS, UnknownToolError, createBuiltinTools, selectTools } from "./builtin-tools.js";
 import { runTool } from "./run-tool.js";
-import { makeCtx, makeTempDir, textOf } from "./test-support.js";
+import { makeCtx, makeTempDir, textOf } from "../../test/support/tools.js";
 import type { Tool } from "./types.js";
 
 describe("createBuiltinTools", () => {

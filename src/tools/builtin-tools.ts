@@ -7,10 +7,12 @@ import { createGrepTool } from "./grep/index.js";
 import { createHashlineEditTool } from "./hashline/index.js";
 import { createLsTool } from "./ls/index.js";
 import { createNodeExecOps, type ExecOps } from "./ops/exec-ops.js";
-import { createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
+import { confineFsOps, createNodeFsOps, type FsOps } from "./ops/fs-ops.js";
+import type { WriteRefusal } from "../shared/confined-fs.js";
 import { createReadTool } from "./read/index.js";
 import { createMemoryTodoStore, createTodoWriteTool, type TodoStore } from "./todo-write/index.js";
 import type { Tool } from "./types.js";
+import type { FileObserver } from "./write/file-observer.js";
 import { createWriteTool, type WriteGuard } from "./write/index.js";
 
 export const BUILTIN_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls", "todo_write"] as const;
@@ -32,24 +34,30 @@ export interface BuiltinToolsOptions {
   todos?: TodoStore;
   /** Under a sandbox: the guard edit and write call before writing (see WriteGuard). */
   guardWrite?: WriteGuard;
+  /** Under a sandbox: judges where every file write really lands (see confineFsOps). */
+  confineWrites?: WriteRefusal;
   /** Environment of every child process (bash commands, rg): see `childEnvironment`. Default: pith's own. */
   env?: Record<string, string>;
   /** `read` numbers its lines (setting `readLineNumbers`). Default: off. */
   readLineNumbers?: boolean;
   /** `edit.mode`: exact-text replacement (default) or line-hash anchored edits (engine §3.4.2). */
   editMode?: "replace" | "hashline";
+  /** Told of every file read reads and write and edit write (language-server diagnostics after writes). */
+  fileObserver?: FileObserver;
 }
 
 /** Every built-in tool, in BUILTIN_TOOL_NAMES order. `cwd` is the default the session passes in ctx. */
 export function createBuiltinTools(opts: BuiltinToolsOptions): Tool[] {
-  const fs = opts.fs ?? createNodeFsOps();
+  const base = opts.fs ?? createNodeFsOps();
+  const fs = opts.confineWrites ? confineFsOps(base, opts.confineWrites) : base;
   const rgPath = opts.rgPath ?? null;
   const hashline = opts.editMode === "hashline";
+  const observer = opts.fileObserver;
   return [
-    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true), lineNumbers: opts.readLineNumbers, hashLines: hashline }),
+    createReadTool({ fs, modelAcceptsImages: opts.modelAcceptsImages ?? (() => true), lineNumbers: opts.readLineNumbers, hashLines: hashline, observer: opts.fileObserver }),
     createBashTool({ exec: opts.exec ?? createNodeExecOps({ env: opts.env }), tempDir: opts.tempDir ?? tmpdir() }),
-    hashline ? createHashlineEditTool({ fs, guardWrite: opts.guardWrite }) : createEditTool({ fs, guardWrite: opts.guardWrite }),
-    createWriteTool({ fs, guardWrite: opts.guardWrite, stripHashPrefixes: hashline }),
+    hashline ? createHashlineEditTool({ fs, guardWrite: opts.guardWrite, observer }) : createEditTool({ fs, guardWrite: opts.guardWrite, observer }),
+    createWriteTool({ fs, guardWrite: opts.guardWrite, stripHashPrefixes: hashline, observer }),
     createGrepTool({ fs, rgPath, env: opts.env }),
     createFindTool({ fs, rgPath, env: opts.env }),
     createLsTool({ fs }),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Type } from "typebox";
 import { runTool } from "./run-tool.js";
 import { jsonSchema } from "./schema.js";
-import { makeCtx, textOf } from "./test-support.js";
+import { makeCtx, textOf } from "../../test/support/tools.js";
 import type { Tool } from "./types.js";
 
 function tool(over: Partial<Tool> = {}): Tool & { calls: unknown[] } {
@@ -11,6 +11,7 @@ function tool(over: Partial<Tool> = {}): Tool & { calls: unknown[] } {
     name: "probe",
     label: "Probe",
     description: "d",
+    effect: "read-only",
     parameters: jsonSchema(
       Type.Object(
         {

@@ -10,15 +10,16 @@ const LAZY = [
   "src/session/compaction/compact.ts",
   "src/session/compaction/summarize.ts",
   "src/session/export-html/",
-  "src/session/ttsr/matcher.ts",
-  "src/session/ttsr/rule-file.ts",
+  "src/rules/matcher.ts",
+  "src/rules/rule-file.ts",
   "src/tools/search/grep-search.ts",
   "src/tools/search/walker.ts",
   "src/tools/search/list-files.ts",
   "src/tools/edit/diff.ts",
   "node_modules/diff/",
-  "node_modules/picomatch/",
   "node_modules/ignore/",
+  "node_modules/re2js/",
+  "src/shared/linear-regex.ts",
   "src/checkpoints/",
   // issue 24: the reference's tools load their libraries on first use
   "src/tools/hashline/preview.ts",
@@ -35,10 +36,20 @@ const LAZY = [
 /** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */
 const NEVER_EAGER = ["node_modules/@modelcontextprotocol/sdk/", "src/mcp/open-client.ts", "src/mcp/stdio-transport.ts"];
 
-/** Inputs of the eager closure of a bundle, and of the whole bundle. */
-async function split(outdir: string, entry?: string): Promise<{ eager: string[]; all: string[] }> {
-  const { meta, eagerOutputs } = await startupBundle(outdir, entry);
-  return { eager: eagerOutputs.flatMap((out) => Object.keys(meta.outputs[out].inputs)), all: Object.keys(meta.inputs) };
+/** The language-server packages: loaded with the first server start, never with the layer. */
+const LSP_PACKAGES = ["node_modules/vscode-jsonrpc/", "node_modules/vscode-languageserver-protocol/", "src/lsp/server-process.ts"];
+
+const bundles = new Map<string, Promise<{ eager: string[]; all: string[] }>>();
+
+/** Inputs of the eager closure of a bundle, and of the whole bundle (each bundle built once per run). */
+function split(outdir: string, entry?: string): Promise<{ eager: string[]; all: string[] }> {
+  const key = `${outdir}\0${entry ?? ""}`;
+  let done = bundles.get(key);
+  if (!done) {
+    done = startupBundle(outdir, entry).then(({ meta, eagerOutputs }) => ({ eager: eagerOutputs.flatMap((out) => Object.keys(meta.outputs[out].inputs)), all: Object.keys(meta.inputs) }));
+    bundles.set(key, done);
+  }
+  return done;
 }
 
 describe("startup bundle", () => {
@@ -69,5 +80,16 @@ describe("startup bundle", () => {
       expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
       expect(eager.filter((i) => i.includes(lazy)), `${lazy} is loaded with src/mcp/index.ts`).toEqual([]);
     }
+  });
+
+  it("loads nothing of the language-server layer while lsp.enabled is off, and its LSP packages only with the first server", async () => {
+    const { eager, all } = await split("/tmp/pith-startup-bundle-test");
+    for (const lazy of ["src/lsp/manager.ts", "src/lsp/tool.ts", ...LSP_PACKAGES]) {
+      expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
+      expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
+    }
+    const layer = await split("/tmp/pith-startup-bundle-lsp", "src/lsp/index.ts");
+    expect(layer.eager).toContain("src/lsp/manager.ts");
+    for (const lazy of LSP_PACKAGES) expect(layer.eager.filter((i) => i.includes(lazy)), `${lazy} is loaded with src/lsp/index.ts`).toEqual([]);
   });
 });

@@ -1,5 +1,8 @@
 // The tool contract shared by built-ins, extension tools and host tools.
+import type { ToolEffect, ToolPath } from "../shared/tool-effect.js";
 import type { AgentToolResult } from "../shared/types.js";
+
+export type { ToolEffect, ToolPath } from "../shared/tool-effect.js";
 
 export interface ToolContext {
   /** Absolute working directory of the session. */
@@ -19,6 +22,14 @@ export interface Tool<Args = any> {
   summary?: string;
   /** JSON Schema of the arguments (TypeBox schemas are JSON Schema). */
   parameters: Record<string, unknown>;
+  /** What the tool does (src/shared/tool-effect.ts): permission modes decide by it. */
+  effect: ToolEffect;
+  /**
+   * The places a call reads (a `read-only` tool) or writes (a `writes-files` tool), as the model
+   * wrote them: `read(...)` rules judge the first, `edit(...)`/`write(...)` rules the second.
+   * Called before the arguments are validated: never throws, skips what it cannot read.
+   */
+  paths?(args: Record<string, unknown>): ToolPath[];
   /** "exclusive" tools wait for earlier calls of the batch and block later ones. Default "shared". */
   concurrency?: "shared" | "exclusive";
   nonAbortable?: boolean;

@@ -1,5 +1,5 @@
-// Import-graph checks behind the architecture tests: which src folder may import which
-// (design.md §3), cycles between folders, and the file size cap.
+// Import-graph checks behind the architecture tests: which src folder may import which (the layer
+// table of docs/architecture.md), cycles between folders, and the file size cap.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
@@ -12,15 +12,18 @@ export const LAYERS: Record<string, readonly string[]> = {
   providers: ["shared"],
   tools: ["shared"],
   mcp: ["shared", "tools"],
+  lsp: ["shared", "tools"],
   policy: ["shared"],
   checkpoints: ["shared"],
+  store: ["shared"],
+  rules: ["shared"],
   agent: ["shared", "providers", "tools"],
   extensions: ["shared", "agent", "tools"],
-  session: ["shared", "protocol", "transport", "providers", "tools", "mcp", "policy", "checkpoints", "agent", "extensions"],
+  session: ["shared", "protocol", "transport", "providers", "tools", "mcp", "policy", "checkpoints", "store", "rules", "agent", "extensions"],
   rpc: ["shared", "protocol", "transport", "session"],
   acp: ["shared", "session"],
   client: ["shared", "protocol", "transport"],
-  cli: ["shared", "protocol", "transport", "providers", "tools", "mcp", "policy", "checkpoints", "agent", "extensions", "session", "rpc", "acp"],
+  cli: ["shared", "protocol", "transport", "providers", "tools", "mcp", "lsp", "policy", "checkpoints", "store", "rules", "agent", "extensions", "session", "rpc", "acp"],
 };
 
 export interface SourceFile {
@@ -36,17 +39,14 @@ export interface ImportEdge {
   to: string;
 }
 
-/**
- * Every non-test .ts file under `srcDir`. Test helpers (`test-support.ts`) are test code like the
- * `*.test.ts` files they serve: they may build what a test needs from any layer.
- */
+/** Every non-test .ts file under `srcDir` (test helpers live in test/support/, outside it). */
 export function readSources(srcDir: string): SourceFile[] {
   const out: SourceFile[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") && entry.name !== "test-support.ts") {
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) {
         out.push({ path: relative(srcDir, full).split(sep).join("/"), text: readFileSync(full, "utf8") });
       }
     }
@@ -65,6 +65,9 @@ function folderOf(path: string): string {
   return i === -1 ? "(src root)" : path.slice(0, i);
 }
 
+/** The `to` of an import that leaves src/ (test helpers, scripts): never allowed in production code. */
+export const OUTSIDE_SRC = "(outside src)";
+
 /** Cross-folder edges between src folders (relative imports only; packages are not layers). */
 export function importEdges(files: SourceFile[]): ImportEdge[] {
   const edges: ImportEdge[] = [];
@@ -72,7 +75,10 @@ export function importEdges(files: SourceFile[]): ImportEdge[] {
     for (const specifier of importSpecifiers(file.text)) {
       if (!specifier.startsWith(".")) continue;
       const target = relative("/src", resolve("/src", dirname(file.path), specifier)).split(sep).join("/");
-      if (target.startsWith("..")) continue;
+      if (target.startsWith("..")) {
+        edges.push({ file: file.path, specifier, from: folderOf(file.path), to: OUTSIDE_SRC });
+        continue;
+      }
       const from = folderOf(file.path);
       const to = folderOf(target);
       if (from !== to) edges.push({ file: file.path, specifier, from, to });
@@ -86,8 +92,10 @@ export function layerViolations(edges: ImportEdge[], layers: Record<string, read
   const problems: string[] = [];
   for (const edge of edges) {
     const allowed = layers[edge.from];
-    if (!allowed) {
-      problems.push(`src/${edge.file}: folder "${edge.from}" is not in the layer table (design.md §3)`);
+    if (edge.to === OUTSIDE_SRC) {
+      problems.push(`src/${edge.file} imports "${edge.specifier}": production code may not import from outside src/ (test helpers live in test/support/)`);
+    } else if (!allowed) {
+      problems.push(`src/${edge.file}: folder "${edge.from}" is not in the layer table (docs/architecture.md)`);
     } else if (!allowed.includes(edge.to)) {
       const may = allowed.length ? allowed.join(", ") : "nothing";
       problems.push(`src/${edge.file} imports "${edge.specifier}": ${edge.from} → ${edge.to} is not allowed (${edge.from} may import ${may})`);

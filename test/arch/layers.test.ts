@@ -12,7 +12,7 @@ import {
   type SourceFile,
 } from "./import-graph.js";
 
-describe("layering (design.md §3)", () => {
+describe("layering (the layer table of docs/architecture.md)", () => {
   const files = readSources(SRC_DIR);
   const edges = importEdges(files);
 
@@ -74,6 +74,16 @@ describe("the checker itself", () => {
     expect(problems[1]).toMatch(/^src\/tools\/read\/index\.ts imports "..\/..\/session\/store.js": tools → session is not allowed/);
     expect(problems[2]).toMatch(/^src\/rpc\/dispatch\.ts .* rpc → agent is not allowed/);
     expect(problems[3]).toMatch(/folder "misc" is not in the layer table/);
+  });
+
+  it("flags production code that imports a test helper from outside src/", () => {
+    const edges = importEdges([
+      fake("session/agent-session.ts", 'import { fakeSession } from "../../test/support/session.js";'),
+      fake("store/session-store.ts", 'import { x } from "../shared/x.js";'),
+    ]);
+    expect(layerViolations(edges)).toEqual([
+      'src/session/agent-session.ts imports "../../test/support/session.js": production code may not import from outside src/ (test helpers live in test/support/)',
+    ]);
   });
 
   it("reports a cycle between two folders with the offending imports", () => {

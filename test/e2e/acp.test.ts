@@ -9,7 +9,7 @@ import { startAcp, type AcpRun, type AcpRunOptions } from "../support/acp-client
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { CLI, fakeModelsJson, tempDir, useFakeLlm } from "./harness.js";
 import { firstUserText, forParent, forSub, taskCall } from "./task-replies.js";
-import { stdioFixture } from "../../src/mcp/test-support.js";
+import { stdioFixture } from "../support/mcp-fakes.js";
 
 const llm = useFakeLlm();
 const runs: AcpRun[] = [];

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { SessionStore } from "../../src/session/store/index.js";
+import { SessionStore } from "../../src/store/index.js";
 import { exportSessionHtml } from "../../src/session/export-html/index.js";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];

@@ -180,6 +180,13 @@ export class Pith {
   }
 }
 
+/** Sends a command and resolves with its `data`; a failed response throws with its error. */
+export async function ok(p: Pith, cmd: Frame, timeoutMs = 60_000): Promise<any> {
+  const res = await p.request(cmd, timeoutMs);
+  if (!res.success) throw new Error(`${cmd.type} failed: ${res.error}`);
+  return res.data;
+}
+
 /** Every Pith pushed into the returned list is killed after each test if still running. */
 export function trackPiths(): Pith[] {
   const list: Pith[] = [];

@@ -6,11 +6,11 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SessionStore } from "../../src/session/store/session-store.js";
-import { buildSessionContext } from "../../src/session/store/build-context.js";
-import { buildTree, selectEntries } from "../../src/session/store/entry-views.js";
-import { branchParts } from "../../src/session/store/branching.js";
-import { buildSession, sessionOps } from "../../src/session/store/random-session.js";
+import { SessionStore } from "../../src/store/session-store.js";
+import { buildSessionContext } from "../../src/store/build-context.js";
+import { buildTree, selectEntries } from "../../src/store/entry-views.js";
+import { branchParts } from "../../src/store/branching.js";
+import { buildSession, sessionOps } from "../support/random-session.js";
 import { writeLargeSession } from "../../bench/lib/large-session-pith.js";
 import { trackPiths, useFakeLlm, Pith, fakeModelsJson, tempDir, type Frame } from "./harness.js";
 

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RpcClient, RpcError } from "../../src/client/index.js";
-import { alive, startHttpFixture, stdioFixture, type HttpFixture } from "../../src/mcp/test-support.js";
+import { alive, startHttpFixture, stdioFixture, type HttpFixture } from "../support/mcp-fakes.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { PNG_1X1 } from "../support/mcp/fixture-tools.mjs";
 import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
@@ -32,6 +32,8 @@ interface StartMcp {
   mcpJson?: Record<string, unknown>;
   /** pith's extra environment. */
   env?: Record<string, string>;
+  /** Start with --trust-project (the folder's .mcp.json loads). */
+  trust?: boolean;
 }
 
 async function start(o: StartMcp = {}): Promise<Pith> {
@@ -42,7 +44,8 @@ async function start(o: StartMcp = {}): Promise<Pith> {
   if (o.mcp) settings.mcp = o.mcp;
   writeFileSync(path.join(pithHome, "settings.json"), JSON.stringify(settings));
   if (o.mcpJson) writeFileSync(path.join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: o.mcpJson }));
-  const p = await Pith.start({ pithHome, cwd, env: o.env, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt"] });
+  const args = ["--provider", "fake-openai", "--model", "fake-gpt", ...(o.trust ? ["--trust-project"] : [])];
+  const p = await Pith.start({ pithHome, cwd, env: o.env, modelsJson: fakeModelsJson(llm.url), args });
   open.push(p);
   return p;
 }
@@ -228,21 +231,27 @@ describe("MCP servers through the built CLI", () => {
     expect(await p.close()).toBe(0);
   });
 
-  it("a project .mcp.json is ignored (and said so once on stderr) until mcp.projectServers enables it", async () => {
+  it("a project .mcp.json is ignored in an untrusted folder (said once on stderr); trusted, it starts unless the global mcp.projectServers limits it", async () => {
     const mcpJson = { proj: stdioFixture("proj") };
     const p = await start({ mcpJson });
-    const servers = (await p.request({ type: "get_mcp_servers" })).data.servers;
-    expect(servers).toEqual([{ name: "proj", source: "mcp-json", status: "disabled", error: expect.stringContaining("mcp.projectServers"), tools: [] }]);
-    expect(p.stderr.match(/MCP project servers not started: proj/g)).toHaveLength(1);
+    expect((await p.request({ type: "get_mcp_servers" })).data.servers).toEqual([]);
     const { first } = await runCalls(p, []);
     expect(offered(first).some((n) => n.startsWith("mcp__"))).toBe(false);
     expect(await p.close()).toBe(0);
+    expect(p.stderr.match(/is not a trusted folder; its project layer was ignored \(MCP servers: proj \(\.mcp\.json\)\)/g)).toHaveLength(1);
 
-    const q = await start({ mcpJson, mcp: { projectServers: ["proj"] } });
+    const q = await start({ mcpJson, trust: true });
     expect(q.stderr).not.toContain("not started");
     const s = await serverWhen(q, "proj", (x) => x.status === "connected");
     expect(s).toMatchObject({ source: "mcp-json", tools: expect.arrayContaining(["mcp__proj__echo"]) });
     expect(await q.close()).toBe(0);
+
+    // the user's global settings may still limit a trusted folder's servers
+    const r = await start({ mcpJson, trust: true, mcp: { projectServers: ["other"] } });
+    const servers = (await r.request({ type: "get_mcp_servers" })).data.servers;
+    expect(servers).toEqual([{ name: "proj", source: "mcp-json", status: "disabled", error: expect.stringContaining("mcp.projectServers"), tools: [] }]);
+    expect(r.stderr.match(/MCP project servers not started: proj/g)).toHaveLength(1);
+    expect(await r.close()).toBe(0);
   });
 
   for (const how of ["stdin EOF", "SIGTERM"] as const) {

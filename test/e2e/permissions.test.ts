@@ -1,7 +1,8 @@
 // Permissions end to end (issue 20): in `ask-writes` a scripted model's `edit` asks through an
 // `extension_ui_request` select; the host answers Allow once / Allow always / Deny / cancel /
 // nothing until stdin EOF, and the fake model receives the matching tool results. "Allow
-// always" survives switch_session back and a restart of pith on the same session file.
+// always" is the project's grant: it holds in a new session, after switch_session back and
+// after a restart of pith on the same session file.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -23,7 +24,8 @@ function project(): string {
 }
 
 async function start(cwd: string, pithHome?: string, extra: string[] = []): Promise<Pith> {
-  const p = await Pith.start({ cwd, pithHome, modelsJson: fakeModelsJson(llm.url), args: [...ARGS, ...extra] });
+  // the test's own folder is trusted: its .pith/settings.json applies
+  const p = await Pith.start({ cwd, pithHome, modelsJson: fakeModelsJson(llm.url), args: [...ARGS, "--trust-project", ...extra] });
   open.push(p);
   return p;
 }
@@ -99,7 +101,7 @@ describe("permissions: ask-writes over a real process", () => {
     );
   });
 
-  it("Allow always survives switch_session back and a restart on the same session file", async () => {
+  it("Allow always holds in a new session, after switch_session back and after a restart on the same session file", async () => {
     const cwd = project();
     const p = await start(cwd);
     llm.enqueue(edit("t_always", "alpha", "one"), { text: "done once" });
@@ -109,9 +111,9 @@ describe("permissions: ask-writes over a real process", () => {
     expect(state.permissions).toMatchObject({ mode: "ask-writes", sessionAllow: ["edit(./notes.txt)"] });
     const file = state.sessionFile as string;
 
-    // a new session does not have the rule; switching back restores it: the next edit runs unasked
+    // a new session of the same project has the rule, and so has the first one switched back to
     expect((await p.request({ type: "new_session" })).success).toBe(true);
-    expect((await p.request({ type: "get_state" })).data.permissions.sessionAllow).toEqual([]);
+    expect((await p.request({ type: "get_state" })).data.permissions.sessionAllow).toEqual(["edit(./notes.txt)"]);
     expect((await p.request({ type: "switch_session", sessionPath: file })).data).toEqual({ cancelled: false });
     llm.enqueue(edit("t_again", "one", "two"), { text: "done twice" });
     const frames = await p.promptAndWait("edit again");

@@ -6,33 +6,17 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlmServer, type FakeLlm, type FakeReply, type FakeRequest } from "../support/fake-llm-server.js";
+import { startFakeLlmServer, type FakeLlm, type FakeReply } from "../support/fake-llm-server.js";
+import { seededRng, type SeededRng } from "../support/random.js";
 import { Pith, fakeModelsJson, tempDir, type Frame } from "./harness.js";
+import { requestPairingProblems } from "./storm-checks.js";
 
 const BUSY = "Agent is already processing. Use steer() or followUp() to queue messages, or wait for completion.";
 const ITERATIONS = 200;
 const SEED = Number(process.env.PITH_RANDOM_SEED ?? 0x5eed11);
 
-/** mulberry32: small, seedable, good enough for choosing operations. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
-    chance: (p: number) => next() < p,
-  };
-}
-type Rng = ReturnType<typeof rng>;
 
-function randomToolCall(r: Rng, n: number) {
+function randomToolCall(r: SeededRng, n: number) {
   switch (r.int(0, 3)) {
     case 0:
       return { name: "bash", arguments: { command: `sleep 0.0${r.int(1, 3)}; echo out-${n}` } };
@@ -45,7 +29,7 @@ function randomToolCall(r: Rng, n: number) {
   }
 }
 
-function randomReply(r: Rng, n: number): FakeReply {
+function randomReply(r: SeededRng, n: number): FakeReply {
   const roll = r.next();
   const chunkDelayMs = r.pick([0, 0, 2, 5, 10]);
   if (roll < 0.5) return { text: ["a", "b ", `reply-${n}`].slice(0, r.int(1, 3)), chunkDelayMs };
@@ -57,28 +41,6 @@ function randomReply(r: Rng, n: number): FakeReply {
   if (roll < 0.9) return { text: ["cut ", "me ", "off ", "now"], cutAfterChunks: r.int(1, 3), chunkDelayMs };
   if (roll < 0.95) return { text: ["hang ", "forever"], hang: true };
   return { text: "slow", delayMs: r.int(10, 60) };
-}
-
-/** Every assistant tool call is immediately followed by its tool message, and no tool message is orphaned. */
-function pairingProblems(req: FakeRequest): string[] {
-  const msgs: Frame[] = req.body?.messages ?? [];
-  const problems: string[] = [];
-  for (let i = 0; i < msgs.length; i++) {
-    const m = msgs[i];
-    if (m.role === "tool") {
-      let j = i - 1;
-      while (j >= 0 && msgs[j].role === "tool") j--;
-      const owner = msgs[j];
-      if (!owner || owner.role !== "assistant" || !(owner.tool_calls ?? []).some((c: Frame) => c.id === m.tool_call_id)) {
-        problems.push(`orphan tool result ${m.tool_call_id}`);
-      }
-    }
-    if (m.role !== "assistant" || !m.tool_calls?.length) continue;
-    const answered = new Set<string>();
-    for (let j = i + 1; j < msgs.length && msgs[j].role === "tool"; j++) answered.add(msgs[j].tool_call_id);
-    for (const c of m.tool_calls) if (!answered.has(c.id)) problems.push(`tool call ${c.id} has no result`);
-  }
-  return problems;
 }
 
 let llm: FakeLlm;
@@ -116,7 +78,7 @@ async function settle(): Promise<void> {
 
 type Op = () => Promise<Frame | undefined>;
 
-function randomOp(r: Rng, it: number, k: number): Op {
+function randomOp(r: SeededRng, it: number, k: number): Op {
   const tag = `${it}-${k}`;
   switch (r.int(0, 10)) {
     case 0:
@@ -144,7 +106,7 @@ function randomOp(r: Rng, it: number, k: number): Op {
 }
 
 /** One iteration: a prompt plus 0–3 operations at random moments; returns the responses. */
-async function iteration(r: Rng, it: number): Promise<Frame[]> {
+async function iteration(r: SeededRng, it: number): Promise<Frame[]> {
   while (llm.pending() < 12) llm.enqueue(randomReply(r, it * 100 + llm.pending()));
   const responses: Promise<Frame | undefined>[] = [p.request({ type: "prompt", message: `main-${it}` })];
   const n = r.int(0, 3);
@@ -186,7 +148,7 @@ function checkFrames(frames: Frame[], it: number): void {
 
 describe("random operations", () => {
   it(`${ITERATIONS} iterations of random abort / steer / follow_up / prompt keep every invariant`, { timeout: 120_000 }, async () => {
-    const r = rng(SEED);
+    const r = seededRng(SEED);
     const firstReq = llm.requests.length;
     for (let it = 0; it < ITERATIONS; it++) {
       const from = p.frames.length;
@@ -200,7 +162,7 @@ describe("random operations", () => {
     expect(p.stderr).not.toMatch(/internal error|Unhandled|TypeError|ReferenceError/);
     const posts = llm.requests.slice(firstReq).filter((q) => q.method === "POST");
     expect(posts.length).toBeGreaterThan(ITERATIONS);
-    const problems = posts.flatMap((q, i) => pairingProblems(q).map((x) => `request ${i}: ${x}`));
+    const problems = posts.flatMap((q, i) => requestPairingProblems(q).map((x) => `request ${i}: ${x}`));
     expect(problems).toEqual([]);
     // The random mix really exercised the interesting paths (each is near-certain over the run;
     // rarer paths such as "Skipped due to queued user message." are covered in queue.test.ts).

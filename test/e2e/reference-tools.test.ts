@@ -2,25 +2,18 @@
 // each one (hashline edit, calc, render_mermaid, ast_grep, ast_edit, notebook, display_image,
 // inspect_image, python) and the right results reach the fake model; python keeps state and is
 // interrupted by abort; a tool whose dependency is missing is simply not offered.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadLineHasher } from "../../src/tools/hashline/line-hash.js";
 import { offeredTools } from "../support/offered-tools.js";
+import { hasPythonKernel } from "../support/python-kernel.js";
 import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 
 const llm = useFakeLlm();
 const open = trackPiths();
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-const hasKernel = (() => {
-  try {
-    execFileSync("/usr/bin/python3", ["-c", "import ipykernel, jupyter_client"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasKernel = hasPythonKernel();
 
 async function start(settings: unknown): Promise<Pith> {
   const pithHome = tempDir("pith-home-");

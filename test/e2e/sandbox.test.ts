@@ -9,9 +9,9 @@ import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/policy/index.js";
-import type { FakeRequest } from "../support/fake-llm-server.js";
 import { CLI, Pith, tempDir, trackPiths, useFakeLlm, fakeModelsJson, type Frame } from "./harness.js";
 import { endOf, firstUserText, forParent, forSub, resultText, taskCall } from "./task-replies.js";
+import { runTools } from "./tool-turn.js";
 import { spawnSync } from "node:child_process";
 
 const llm = useFakeLlm();
@@ -39,26 +39,6 @@ async function start(mode: "workspace-write" | "read-only", cwd = tempDir("pith-
   const p = await Pith.start({ cwd, modelsJson: fakeModelsJson(llm.url), args: [...ARGS, "--sandbox", mode] });
   open.push(p);
   return p;
-}
-
-function toolMessage(r: FakeRequest, toolCallId: string): string | undefined {
-  const m = (r.body.messages as Frame[]).find((x) => x.role === "tool" && x.tool_call_id === toolCallId);
-  if (!m) return undefined;
-  return typeof m.content === "string" ? m.content : m.content.map((b: Frame) => b.text ?? "").join("");
-}
-
-/** Runs one scripted turn of tool calls; returns each call's result text as the model saw it, and its isError. */
-async function runTools(p: Pith, calls: Array<{ id: string; name: string; arguments: Frame }>): Promise<Map<string, { text: string; isError: boolean }>> {
-  const before = llm.requests.length;
-  llm.enqueue({ toolCalls: calls }, { text: "done" });
-  const frames = await p.promptAndWait("go", {}, 60_000);
-  const last = llm.requests.slice(before).filter((r) => r.method === "POST").at(-1)!;
-  const out = new Map<string, { text: string; isError: boolean }>();
-  for (const c of calls) {
-    const end = frames.find((f) => f.type === "tool_execution_end" && f.toolCallId === c.id);
-    out.set(c.id, { text: toolMessage(last, c.id) ?? "", isError: end?.isError });
-  }
-  return out;
 }
 
 const bash = (id: string, command: string) => ({ id, name: "bash", arguments: { command } });
@@ -95,7 +75,7 @@ describe.skipIf(!probe.ok)("sandbox: workspace-write", () => {
     const state = (await p.request({ type: "get_state" })).data;
     expect(state.sandbox).toEqual({ mode: "workspace-write", network: false, writableRoots: [] });
     const marker = `pith-sbx-${process.pid}-${Date.now()}`;
-    const r = await runTools(p, [
+    const r = await runTools(llm, p, [
       bash("etc", "touch /etc/pith-sandbox-x"),
       bash("up", "echo escaped > ../x"),
       bash("net", connectScript(port)),
@@ -123,7 +103,7 @@ describe.skipIf(!probe.ok)("sandbox: workspace-write", () => {
     symlinkSync(path.join(outside, "target.txt"), path.join(cwd, "link.txt"));
     writeFileSync(path.join(cwd, "inside.txt"), "inside\n");
     const p = await start("workspace-write", cwd);
-    const r = await runTools(p, [
+    const r = await runTools(llm, p, [
       { id: "link", name: "edit", arguments: { path: "link.txt", oldText: "outside", newText: "pwned" } },
       { id: "dots", name: "write", arguments: { path: `../${path.basename(outside)}/new.txt`, content: "pwned" } },
       { id: "ok", name: "edit", arguments: { path: "inside.txt", oldText: "inside", newText: "changed" } },
@@ -201,7 +181,7 @@ describe.skipIf(!probe.ok)("sandbox: settings and abort", () => {
     const other = tempDir("pith-sbx-other-");
     mkdirSync(path.join(cwd, ".pith"));
     writeFileSync(path.join(cwd, ".pith", "settings.json"), JSON.stringify({ sandbox: { mode: "workspace-write", network: true, writableRoots: [extra] } }));
-    const p = await Pith.start({ cwd, modelsJson: fakeModelsJson(llm.url), args: ARGS });
+    const p = await Pith.start({ cwd, modelsJson: fakeModelsJson(llm.url), args: [...ARGS, "--trust-project"] });
     open.push(p);
     expect((await p.request({ type: "get_state" })).data.sandbox).toEqual({ mode: "workspace-write", network: true, writableRoots: [extra] });
     const before = connections;
@@ -252,7 +232,7 @@ describe.skipIf(!probe.ok)("sandbox: read-only", () => {
     writeFileSync(path.join(cwd, "a.txt"), "a\n");
     const p = await start("read-only", cwd);
     expect((await p.request({ type: "get_state" })).data.sandbox).toEqual({ mode: "read-only", network: false, writableRoots: [] });
-    const r = await runTools(p, [
+    const r = await runTools(llm, p, [
       bash("sh", "echo x > b.txt"),
       bash("tmp", "echo x > /tmp/pith-ro-probe"),
       bash("read", "cat a.txt"),

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { cwdSlug } from "../../src/session/store/layout.js";
+import { cwdSlug } from "../../src/store/layout.js";
 import { trackPiths, useFakeLlm, Pith, fakeModelsJson, tempDir, type Frame, type StartOptions } from "./harness.js";
 
 const llm = useFakeLlm();

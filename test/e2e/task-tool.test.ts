@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { stdioFixture } from "../../src/mcp/test-support.js";
+import { stdioFixture } from "../support/mcp-fakes.js";
 import type { FakeRequest } from "../support/fake-llm-server.js";
 import { offeredTools } from "../support/offered-tools.js";
 import { Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
@@ -19,7 +19,8 @@ async function start(settings: unknown = {}, setup?: (cwd: string) => void): Pro
   writeFileSync(path.join(pithHome, "settings.json"), JSON.stringify(settings));
   const cwd = tempDir("pith-cwd-");
   setup?.(cwd);
-  const p = await Pith.start({ pithHome, cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-anthropic", "--model", "fake-claude"] });
+  // the test's own folder is trusted: its project agents, extensions and settings load
+  const p = await Pith.start({ pithHome, cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-anthropic", "--model", "fake-claude", "--trust-project"] });
   open.push(p);
   return p;
 }

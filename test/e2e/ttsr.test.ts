@@ -28,7 +28,8 @@ async function start(provider: string, model: string, setup: (home: string, cwd:
   const pithHome = tempDir("pith-home-");
   const cwd = tempDir("pith-cwd-");
   setup(pithHome, cwd);
-  const p = await Pith.start({ pithHome, cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", provider, "--model", model] });
+  // the test's own folder is trusted: its .pith/rules load
+  const p = await Pith.start({ pithHome, cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", provider, "--model", model, "--trust-project"] });
   open.push(p);
   return p;
 }

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { type FakeRequest } from "../support/fake-llm-server.js";
 import { Pith, trackPiths, useFakeLlm, fakeModelsJson, type Frame } from "./harness.js";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { descendants, goneWithin } from "./storm-checks.js";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const llm = useFakeLlm();
@@ -21,6 +22,15 @@ const userTexts = (r: FakeRequest): string[] =>
   (r.body.messages as Frame[])
     .filter((m) => m.role === "user")
     .map((m) => (typeof m.content === "string" ? m.content : m.content.map((b: Frame) => b.text ?? "").join("")));
+
+/** Polls /proc until a process of pith's runs `cmd` (the command has really started). */
+async function waitForProcess(p: Pith, cmd: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (descendants(p.child.pid!).some((d) => d.cmd.includes(cmd))) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`no process runs ${cmd}`);
+}
 
 describe("bash", () => {
   it("runs a command and answers a BashResult", async () => {
@@ -54,6 +64,36 @@ describe("bash", () => {
     // The process is usable afterwards.
     const again = await p.request({ type: "bash", command: "echo after" });
     expect(again.data.output).toBe("after\n");
+  });
+
+  it("abort_bash also cancels the bash commands accepted before it that wait their turn: they never start, and nothing waits behind them", async () => {
+    const p = await start();
+    const from = p.frames.length;
+    p.send({ id: "first", type: "bash", command: "sleep 30" });
+    p.send({ id: "second", type: "bash", command: "touch second-started; sleep 30" });
+    p.send({ id: "behind", type: "get_messages" });
+    await waitForProcess(p, "sleep 30");
+    expect((await p.request({ type: "abort_bash" }, 5000)).success).toBe(true);
+    const answer = (id: string) => p.waitFor((f) => f.type === "response" && f.id === id, 10_000, from);
+    const [first, second, behind] = await Promise.all([answer("first"), answer("second"), answer("behind")]);
+    expect(first.data).toMatchObject({ cancelled: true, output: "[Command cancelled]\n" });
+    expect(second.data).toMatchObject({ cancelled: true, output: "[Command cancelled]\n" });
+    expect(behind.success).toBe(true);
+    expect(existsSync(path.join(p.cwd, "second-started"))).toBe(false);
+    // the record of the command that ran is kept; the one that never started is not
+    expect((behind.data.messages as Frame[]).map((m) => m.command)).toEqual(["sleep 30"]);
+    expect(descendants(p.child.pid!)).toEqual([]);
+    // a command sent after abort_bash runs as usual
+    expect((await p.request({ type: "bash", command: "echo later" })).data.output).toBe("later\n");
+  });
+
+  it("a background job the command leaves behind ends with it (its process group is ended after the answer)", async () => {
+    const p = await start();
+    const res = await p.request({ type: "bash", command: "sleep 30 & echo $!" });
+    const background = Number(res.data.output.trim());
+    expect(background).toBeGreaterThan(0);
+    expect(await goneWithin(background, 1000)).toBe(true);
+    expect(descendants(p.child.pid!)).toEqual([]);
   });
 
   it("sanitises output (ANSI stripped, CR normalised) and keeps only the 51 200-byte tail", async () => {

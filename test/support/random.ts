@@ -10,3 +10,15 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A seeded chooser over mulberry32: integers in a range, picks, coin flips. */
+export function seededRng(seed: number) {
+  const next = mulberry32(seed);
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
+    chance: (p: number) => next() < p,
+  };
+}
+export type SeededRng = ReturnType<typeof seededRng>;

@@ -154,13 +154,18 @@ class CommandsMixin:
         ask: Optional[List[str]] = None,
         deny: Optional[List[str]] = None,
         timeout_ms: Optional[int] = None,
+        session_allow: Optional[List[str]] = None,
     ) -> Dict[str, Any]:
         """Sets the session's permission mode and rule lists (each one given replaces that value).
 
-        Returns the permission state in force: {mode, allow, ask, deny, sessionAllow, timeoutMs?}.
+        ``session_allow`` replaces the project's "Allow always" grants where they are kept
+        (``PITH_HOME/grants.json``); ``[]`` revokes them all.
+
+        Returns the permission state in force: {mode, allow, ask, deny, sessionAllow, timeoutMs?, grantsFile?}.
         """
         rules: Dict[str, Any] = {}
-        for key, value in (("mode", mode), ("allow", allow), ("ask", ask), ("deny", deny), ("timeoutMs", timeout_ms)):
+        pairs = (("mode", mode), ("allow", allow), ("ask", ask), ("deny", deny), ("timeoutMs", timeout_ms), ("sessionAllow", session_allow))
+        for key, value in pairs:
             if value is not None:
                 rules[key] = value
         return await self.request("set_permissions", rules=rules)
@@ -217,3 +222,19 @@ class CommandsMixin:
     async def get_mcp_servers(self) -> Dict[str, Any]:
         """Every MCP server: {"servers": [{name, source, status, error?, tools}]}."""
         return await self.request("get_mcp_servers")
+
+    async def get_lsp_servers(self) -> Dict[str, Any]:
+        """Every language server: {"servers": [{name, language, command, status, root?, pid?,
+        error?, restarts?}]}; empty when the setting lsp.enabled is off."""
+        return await self.request("get_lsp_servers")
+
+    async def get_project_trust(self) -> Dict[str, Any]:
+        """Whether the session's folder is trusted and what its project layer holds:
+        {"folder", "trusted", "source", "found": [{kind, path, name?}]}."""
+        return await self.request("get_project_trust")
+
+    async def trust_project(self, persist: Optional[bool] = None) -> Dict[str, Any]:
+        """Trusts the session's folder now: its settings, extensions, agents, rules and MCP
+        servers load into the running session; persist=True saves the decision (PITH_HOME/trust.json).
+        Answers like get_project_trust. Refused while a run is busy."""
+        return await self.request("trust_project", persist=persist)

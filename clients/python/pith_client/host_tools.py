@@ -30,6 +30,9 @@ class HostTool:
     execute: Execute
     label: Optional[str] = None
     hidden: Optional[bool] = None
+    #: The tool only reads (changes no file, runs no command): it runs in permission mode
+    #: "read-only" and without asking in "ask-writes". None or False: it may change anything.
+    read_only: Optional[bool] = None
 
     def definition(self) -> Dict[str, Any]:
         d: Dict[str, Any] = {"name": self.name, "description": self.description, "parameters": self.parameters}
@@ -37,6 +40,8 @@ class HostTool:
             d["label"] = self.label
         if self.hidden is not None:
             d["hidden"] = self.hidden
+        if self.read_only is not None:
+            d["readOnly"] = self.read_only
         return d
 
 

@@ -96,9 +96,13 @@ class PithTestCase(unittest.IsolatedAsyncioTestCase):
         for client in self.clients:
             await client.close()
 
-    async def start(self, replies, extra_args=(), settings=None, **options):
+    async def start(self, replies, extra_args=(), settings=None, project_files=None, **options):
         cwd = tempfile.mkdtemp(prefix="pith-py-cwd-")
         home = tempfile.mkdtemp(prefix="pith-py-home-")
+        for rel, text in (project_files or {}).items():
+            os.makedirs(os.path.dirname(os.path.join(cwd, rel)), exist_ok=True)
+            with open(os.path.join(cwd, rel), "w", encoding="utf-8") as f:
+                f.write(text)
         with open(os.path.join(cwd, "script.json"), "w", encoding="utf-8") as f:
             json.dump({"replies": replies}, f)
         if settings is not None:
@@ -109,6 +113,7 @@ class PithTestCase(unittest.IsolatedAsyncioTestCase):
         client = await PithClient.start(cmd=NODE, args=args, env=env, cwd=cwd, **options)
         self.clients.append(client)
         self.cwd = cwd
+        self.home = home
         return client
 
 
@@ -262,6 +267,32 @@ class HostToolAndUiTest(PithTestCase):
         self.assertEqual(results[0]["details"], {"echoed": True})
         self.assertIn("working", updates)
 
+    async def test_read_only_host_tools_run_in_read_only_mode(self):
+        client = await self.start(
+            [
+                {"toolCalls": [{"name": "lookup", "arguments": {}}, {"name": "change", "arguments": {}}]},
+                {"text": "Done."},
+            ],
+            settings={"permissions": {"mode": "read-only"}},
+        )
+        ran = []
+
+        def tool(name):
+            return lambda args, ctx: (ran.append(name), name + " ran")[1]
+
+        defs = [
+            HostTool("lookup", "Looks something up", {"type": "object"}, tool("lookup"), read_only=True),
+            HostTool("change", "Changes something", {"type": "object"}, tool("change")),
+        ]
+        self.assertEqual([d.definition().get("readOnly") for d in defs], [True, None])
+        await client.set_host_tools(defs)
+        messages = await client.prompt_and_wait("Look it up, then change it", timeout=30)
+        results = {r["toolName"]: (text_of(r), r["isError"]) for r in by_role(messages, "toolResult")}
+        self.assertEqual(results["lookup"], ("lookup ran", False))
+        self.assertTrue(results["change"][1])
+        self.assertIn("Permission denied: change did not run", results["change"][0])
+        self.assertEqual(ran, ["lookup"])
+
     async def test_host_tool_cancelled_by_abort(self):
         client = await self.start([{"toolCalls": [{"name": "echo_host", "arguments": {"message": "wait"}}]}, {"text": "x"}])
         called = asyncio.Event()
@@ -334,6 +365,10 @@ class SessionCommandsTest(PithTestCase):
         self.assertEqual((perms["mode"], perms["allow"], perms["deny"], perms["sessionAllow"]), ("ask-writes", ["bash(npm test)"], ["read(~/.ssh/**)"], []))
         with self.assertRaises(Exception):
             await client.set_permissions(deny=["edit(src/**"])
+        granted = await client.set_permissions(session_allow=["bash(make:*)"])
+        self.assertEqual(granted["sessionAllow"], ["bash(make:*)"])
+        self.assertTrue(granted["grantsFile"].endswith("grants.json"))
+        self.assertEqual((await client.set_permissions(session_allow=[]))["sessionAllow"], [])
         await client.set_permissions(mode="allow")
         state = await client.get_state()
         self.assertEqual(state["permissions"]["mode"], "allow")
@@ -349,6 +384,17 @@ class SessionCommandsTest(PithTestCase):
         self.assertIn("from-bash", bash["output"])
         await client.abort_bash()
         self.assertIsInstance((await client.get_commands())["commands"], list)
+
+    async def test_lsp_servers(self):
+        client = await self.start([])
+        self.assertEqual(await client.get_lsp_servers(), {"servers": []})
+        fixture = os.path.join(ROOT, "test", "support", "fake-lsp-server.mjs")
+        servers = {"fake": {"command": NODE, "args": [fixture], "fileTypes": [".fk"]}, "pyright": {"disabled": True}}
+        client = await self.start([], settings={"lsp": {"enabled": True, "servers": servers}})
+        listed = {s["name"]: s for s in (await client.get_lsp_servers())["servers"]}
+        self.assertEqual(listed["fake"], {"name": "fake", "language": "fk", "command": NODE, "status": "idle"})
+        self.assertEqual(listed["pyright"]["status"], "disabled")
+        self.assertEqual((await client.get_state())["lspServers"], list(listed.values()))
 
     async def test_mcp_servers(self):
         client = await self.start([])
@@ -368,6 +414,26 @@ class SessionCommandsTest(PithTestCase):
             await client.set_mcp_servers({"py": {"type": "http"}})
         self.assertIn("mcpServers.py.url", str(bad.exception))
         self.assertEqual(await client.set_mcp_servers({}), {"servers": []})
+
+    async def test_project_trust(self):
+        marker = os.path.join(tempfile.mkdtemp(prefix="pith-py-mark-"), "loaded")
+        client = await self.start([], project_files={
+            ".pith/settings.json": json.dumps({"permissions": {"mode": "read-only"}}),
+            ".pith/extensions/mark.mjs": 'import { writeFileSync } from "node:fs";\nwriteFileSync(%s, "x");\nexport default () => {};\n' % json.dumps(marker),
+        })
+        report = await client.get_project_trust()
+        self.assertEqual((report["folder"], report["trusted"], report["source"]), (os.path.realpath(self.cwd), False, "default"))
+        self.assertEqual(sorted((i["kind"], i.get("name")) for i in report["found"]), [("extension", None), ("settings", "permissions.mode")])
+        self.assertFalse(os.path.exists(marker))
+        self.assertEqual((await client.get_state())["permissions"]["mode"], "allow")
+        granted = await client.trust_project(persist=True)
+        self.assertEqual((granted["trusted"], granted["source"]), (True, "host"))
+        self.assertTrue(os.path.exists(marker))
+        state = await client.get_state()
+        self.assertEqual(state["projectTrust"], {"trusted": True, "source": "host"})
+        self.assertEqual(state["permissions"]["mode"], "read-only")
+        with open(os.path.join(self.home, "trust.json"), encoding="utf-8") as f:
+            self.assertEqual(json.load(f), {os.path.realpath(self.cwd): True})
 
     async def test_session_commands(self):
         replies = [{"text": "First answer."}, {"text": "Second answer."}] + [{"text": "Summary of the talk."}] * 3

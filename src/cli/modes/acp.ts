@@ -10,7 +10,8 @@ import { killAllProcessGroups } from "../../tools/ops/process-groups.js";
 import type { ParsedArgs } from "../args.js";
 import { composeSession, pithHomeOf, probeModel, type Environment } from "../compose.js";
 import { attachExtensions } from "../extensions.js";
-import { applyRpcOverrides, loadSettings, settingsPaths, type Settings } from "../settings.js";
+import { exitOnSignals } from "../termination.js";
+import type { SettingsSource } from "../project-layer.js";
 import { VERSION } from "./rpc.js";
 
 /** Takes stdout for the protocol: returns the writer that reaches the real stdout. */
@@ -21,23 +22,22 @@ function claimStdout(): (chunk: Uint8Array) => Promise<void> {
   return (chunk) => new Promise((resolve, reject) => void write(chunk, (err) => (err ? reject(err) : resolve())));
 }
 
-function createHost(args: ParsedArgs, startSettings: Settings, e: Environment): AcpHost {
+function createHost(args: ParsedArgs, settings: SettingsSource, e: Environment): AcpHost {
   const pithHome = pithHomeOf(e.env);
   const sessionsRoot = path.join(pithHome, "sessions");
-  const settingsFor = (cwd: string): Settings =>
-    cwd === e.cwd ? startSettings : applyRpcOverrides(loadSettings({ ...settingsPaths(pithHome, cwd), warn: e.log }));
   const folderOf = (cwd: string) => (args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd));
 
   const compose = async (spec: AcpSessionSpec, session: string | undefined): Promise<HostedAcpSession> => {
     if (!path.isAbsolute(spec.cwd)) throw new Error(`cwd must be an absolute path, got "${spec.cwd}"`);
     const sessionArgs: ParsedArgs = { ...args, cwd: spec.cwd, session, continue: false };
     const fs = spec.files ? overlayTextFiles(createNodeFsOps(), spec.files) : undefined;
-    const { session: s, registry } = await composeSession(sessionArgs, settingsFor(spec.cwd), { ...e, cwd: spec.cwd }, { fs });
+    // each session's own folder decides its trust, and so its settings (--trust-project: every folder)
+    const { session: s, registry } = await composeSession(sessionArgs, settings, { ...e, cwd: spec.cwd }, { fs });
     s.models.trackDiscovery(registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`)));
     return { session: s, attachExtensions: (bindings) => attachExtensions(sessionArgs, s, pithHome, e.log, bindings) };
   };
 
-  const probe = probeModel(args, startSettings, e);
+  const probe = probeModel(args, settings, e);
   return {
     version: VERSION,
     log: e.log,
@@ -57,7 +57,7 @@ function createHost(args: ParsedArgs, startSettings: Settings, e: Environment): 
   };
 }
 
-export async function runAcpMode(args: ParsedArgs, settings: Settings, e: Environment): Promise<number> {
+export async function runAcpMode(args: ParsedArgs, settings: SettingsSource, e: Environment): Promise<number> {
   const write = claimStdout();
   const acp = await import("@agentclientprotocol/sdk");
   const { createAcpAgent } = await import("../../acp/index.js");
@@ -66,13 +66,11 @@ export async function runAcpMode(args: ParsedArgs, settings: Settings, e: Enviro
   const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
   const connection = door.app.connect(acp.ndJsonStream(output, input));
   const finish = async () => {
-    await Promise.race([door.closeAll(), new Promise((r) => setTimeout(r, 2000).unref())]);
+    await Promise.race([door.closeAll(), new Promise((r) => setTimeout(r, 1200).unref())]);
     killAllProcessGroups();
     releaseAllLocks();
   };
-  const onSignal = (code: number) => void finish().finally(() => process.exit(code));
-  process.once("SIGINT", () => onSignal(130));
-  process.once("SIGTERM", () => onSignal(143));
+  exitOnSignals(finish);
   await connection.closed;
   await finish();
   return 0;

@@ -10,7 +10,7 @@ import type { AssistantMessage } from "../../shared/types.js";
 import { FrameWriter } from "../../transport/frame-writer.js";
 import type { ParsedArgs } from "../args.js";
 import { composeSession, type Environment } from "../compose.js";
-import type { Settings } from "../settings.js";
+import type { SettingsSource } from "../project-layer.js";
 
 async function readPipedStdin(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
@@ -31,7 +31,7 @@ function buildPrompts(args: ParsedArgs, stdin: string | undefined, cwd: string):
   return first ? [first, ...messages] : messages;
 }
 
-export async function runPrintMode(args: ParsedArgs, settings: Settings, e: Environment, mode: "print" | "json"): Promise<number> {
+export async function runPrintMode(args: ParsedArgs, settings: SettingsSource, e: Environment, mode: "print" | "json"): Promise<number> {
   const stdin = await readPipedStdin();
   const { session, pithHome } = await composeSession(args, settings, e);
   const prompts = buildPrompts(args, stdin, session.cwd);

@@ -4,10 +4,10 @@ import { attachExtensions } from "../extensions.js";
 import { RpcServer } from "../../rpc/server.js";
 import { createStdioTransport } from "../../transport/index.js";
 import { killAllProcessGroups } from "../../tools/ops/process-groups.js";
-import { releaseAllLocks } from "../../session/index.js";
 import type { ParsedArgs } from "../args.js";
 import { composeSession, type Environment } from "../compose.js";
-import type { Settings } from "../settings.js";
+import { exitOnSignals } from "../termination.js";
+import type { SettingsSource } from "../project-layer.js";
 
 declare const __PITH_VERSION__: string;
 export const VERSION = typeof __PITH_VERSION__ === "string" ? __PITH_VERSION__ : "0.0.0-dev";
@@ -16,7 +16,7 @@ function truthy(v: string | undefined): boolean {
   return !!v && ["1", "true", "yes", "on"].includes(v.trim().toLowerCase());
 }
 
-export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Environment): Promise<number> {
+export async function runRpcMode(args: ParsedArgs, settings: SettingsSource, e: Environment): Promise<number> {
   const transport = createStdioTransport({ onWriteError: (err) => e.log(`stdout: ${err.message}`) });
   // A startup failure (bad session, unknown model) exits 1 before `ready` is written.
   const { session, pithHome, registry, createSession } = await composeSession(args, settings, e);
@@ -44,15 +44,7 @@ export async function runRpcMode(args: ParsedArgs, settings: Settings, e: Enviro
   session.models.trackDiscovery(discovery);
   await attachExtensions(args, session, pithHome, e.log, server.extensionBindings);
   server.announceCommands();
-  const onSignal = (code: number) => {
-    void server.terminate().finally(() => {
-      killAllProcessGroups();
-      releaseAllLocks();
-      process.exit(code);
-    });
-  };
-  process.once("SIGINT", () => onSignal(130));
-  process.once("SIGTERM", () => onSignal(143));
+  exitOnSignals(() => server.terminate());
   const code = await server.serve();
   killAllProcessGroups();
   await session.close();

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeExecOps } from "../../tools/ops/exec-ops.js";
-import { makeScratch, type Scratch } from "../test-support.js";
+import { makeScratch, runWrapped, type Scratch } from "../../../test/support/policy.js";
 import { bwrapOptions } from "./bwrap-args.js";
 import { probeSandbox } from "./probe.js";
 import { prepareSandbox, type Sandbox } from "./session-sandbox.js";
@@ -31,12 +31,7 @@ async function sandbox(settings: SandboxSettings): Promise<Sandbox> {
   return sb;
 }
 
-/** Runs `command` in the sandbox the way the bash tool does; answers the exit code and output. */
-async function run(sb: Sandbox, command: string): Promise<{ code: number | null; out: string }> {
-  let out = "";
-  const res = await createNodeExecOps({ wrapCommand: sb.wrap }).exec(command, { cwd: s.cwd, timeoutMs: 20_000, onData: (c) => (out += c.toString()) });
-  return { code: res.exitCode, out };
-}
+const run = (sb: Sandbox, command: string) => runWrapped(sb.wrap, s.cwd, command);
 
 describe.skipIf(!probe.ok)("bubblewrap sandbox (workspace-write)", () => {
   it("cannot write outside the cwd: touch /etc/x and echo > ../x fail, the host is untouched", async () => {
@@ -201,7 +196,9 @@ describe("sandbox set-up", () => {
     const layout = { mode: "workspace-write" as const, network: false, bwrap: "bwrap", tmpDir: "/tmp/pith-sandbox-1", writable: ["/tmp/a/proj", "/data"], readable: [] };
     expect(bwrapOptions(layout, "/tmp/a/proj")).toEqual([
       "--die-with-parent", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net",
-      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", "/tmp/pith-sandbox-1", "/tmp",
+      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+      "--ro-bind-try", "/proc/sys", "/proc/sys", "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
+      "--bind", "/tmp/pith-sandbox-1", "/tmp",
       "--ro-bind", "/tmp/a", "/tmp/a", "--bind", "/tmp/a/proj", "/tmp/a/proj", "--bind", "/data", "/data",
       "--setenv", "TMPDIR", "/tmp", "--chdir", "/tmp/a/proj",
     ]);

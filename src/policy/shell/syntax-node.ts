@@ -39,14 +39,10 @@ export function literalValue(node: SyntaxNode): string | undefined {
       return unescapeWord(node.text());
     case "raw_string":
       return node.text().slice(1, -1);
-    case "string": {
-      let out = "";
-      for (const child of node.children()) {
-        if (child.kind() === "string_content") out += unescapeDoubleQuoted(child.text());
-        else if (child.kind() !== '"') return undefined;
-      }
-      return out;
-    }
+    case "string":
+      // The whole text between the quotes: the grammar leaves some characters (a newline) between its children.
+      if (node.children().some((c) => c.kind() !== "string_content" && c.kind() !== '"')) return undefined;
+      return unescapeDoubleQuoted(node.text().slice(1, -1));
     case "concatenation": {
       let out = "";
       for (const child of node.children()) {

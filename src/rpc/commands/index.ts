@@ -14,7 +14,10 @@ import * as mcp from "./mcp.js";
 import * as sessionCatalog from "./session-catalog.js";
 import * as multiSession from "./multi-session.js";
 import * as subagents from "./subagents.js";
+import * as trust from "./trust.js";
 import type { CommandTable } from "./types.js";
+
+export { onArrival, type Deferred } from "./arrivals.js";
 
 export const COMMANDS: CommandTable = {
   ...prompting,
@@ -32,6 +35,7 @@ export const COMMANDS: CommandTable = {
   ...sessionCatalog,
   ...multiSession,
   ...subagents,
+  ...trust,
 };
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */

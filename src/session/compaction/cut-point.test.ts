@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../shared/types.js";
 import { INTERRUPTED_TOOL_TEXT, convertToLlm } from "../convert-to-llm.js";
 import { findCutPoint, isTurnStart, type CompactionItem } from "./cut-point.js";
-import { assistant, bash, call, custom, result, user } from "./test-support.js";
+import { assistant, bash, call, custom, result, user } from "../../../test/support/compaction.js";
 import { estimateTokens } from "./tokens.js";
 import { mulberry32 } from "../../../test/support/random.js";
 

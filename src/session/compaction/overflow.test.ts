@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isContextOverflow, isOverflowErrorText } from "./overflow.js";
-import { assistant, failed, usage } from "./test-support.js";
+import { assistant, failed, usage } from "../../../test/support/compaction.js";
 
 describe("isContextOverflow", () => {
   const overflows = [

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../shared/types.js";
 import { appendFileLists, collectFileOperations, FILE_LIST_CAP } from "./file-ops.js";
 import { adaptiveKeepBudget, prepareCompaction } from "./prepare.js";
-import { assistant, call, result, usage, user } from "./test-support.js";
+import { assistant, call, result, usage, user } from "../../../test/support/compaction.js";
 
 const items = (...messages: AgentMessage[]) => messages.map((message, i) => ({ id: `e${i}`, message }));
 const big = (c: string) => c.repeat(4000); // 1,000 tokens

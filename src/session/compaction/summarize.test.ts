@@ -5,7 +5,7 @@ import type { AssistantMessage, AssistantMessageEvent, Model } from "../../share
 import { runCompaction, SPLIT_TURN_SEPARATOR } from "./compact.js";
 import type { CompactionPreparation } from "./prepare.js";
 import { generateSummary, shortSummaryOf } from "./summarize.js";
-import { assistant, bash, call, failed, result, user } from "./test-support.js";
+import { assistant, bash, call, failed, result, user } from "../../../test/support/compaction.js";
 
 const model: Model = {
   id: "m",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../shared/types.js";
-import { assistant, bash, call, custom, failed, result, usage, user } from "./test-support.js";
+import { assistant, bash, call, custom, failed, result, usage, user } from "../../../test/support/compaction.js";
 import { compactionThreshold, contextTokens, estimateTokens, IMAGE_TOKENS, shouldCompact } from "./tokens.js";
 
 const img = { type: "image" as const, data: "AAAA", mimeType: "image/png" };

@@ -4,7 +4,7 @@ import path from "node:path";
 import { withTimeout } from "../../shared/abort.js";
 import { PithError, errorMessage } from "../../shared/errors.js";
 import { makeDirs } from "../../shared/make-dirs.js";
-import type { SessionLog } from "../store/session-log.js";
+import type { SessionLog } from "../../store/session-log.js";
 import { renderSessionHtml } from "./render-session.js";
 
 export interface ExportHtmlOptions {

@@ -1,6 +1,6 @@
 // HTML for one session entry: a message card or a compact state line.
-import { customMessageOf, type SessionEntry } from "../store/entry-types.js";
-import { contentText } from "../store/message-text.js";
+import { customMessageOf, type SessionEntry } from "../../store/entry-types.js";
+import { contentText } from "../../store/message-text.js";
 import { esc, escJson, preview } from "./escape.js";
 import { messageRole, renderMessageBody } from "./render-message.js";
 

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SessionStore } from "../store/session-store.js";
-import { assistant, tmpDir, toolResult, user } from "../store/test-support.js";
+import { SessionStore } from "../../store/session-store.js";
+import { assistant, tmpDir, toolResult, user } from "../../../test/support/store.js";
 import type { AssistantMessage } from "../../shared/types.js";
 import { renderSessionHtml } from "./render-session.js";
 import { exportSessionHtml } from "./export-session.js";

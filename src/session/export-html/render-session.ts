@@ -1,5 +1,5 @@
 // renderSessionHtml: one self-contained page (inline CSS, no scripts, no network) for a session.
-import type { SessionEntry, SessionHeader } from "../store/entry-types.js";
+import type { SessionEntry, SessionHeader } from "../../store/entry-types.js";
 import { esc } from "./escape.js";
 import { renderEntry } from "./render-entry.js";
 import { SESSION_CSS } from "./styles.js";

@@ -1,5 +1,5 @@
 // The sidebar: every entry of the file as a tree, indented only where the tree forks.
-import type { SessionEntry } from "../store/entry-types.js";
+import type { SessionEntry } from "../../store/entry-types.js";
 import { esc } from "./escape.js";
 import { entrySummary } from "./render-entry.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../shared/types.js";
 import { eagerPreludeMessage, shouldUseEagerPrelude, type EagerPreludeConditions } from "./eager-prelude.js";
-import { assistant } from "./test-support.js";
+import { assistant } from "../../../test/support/todos.js";
 
 const base: EagerPreludeConditions = { enabled: true, eager: true, todos: [], messages: [], promptText: "Add a --port flag", hasTodoTool: true };
 const user: AgentMessage = { role: "user", content: "hi", timestamp: 1 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../shared/types.js";
 import { todosFromHistory } from "./history.js";
-import { assistant, todoResult } from "./test-support.js";
+import { assistant, todoResult } from "../../../test/support/todos.js";
 
 const snapshot = (content: string, status = "pending") => ({
   phases: [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TodoPhase } from "../../shared/types.js";
 import { TodoReminder } from "./reminder.js";
-import { assistant } from "./test-support.js";
+import { assistant } from "../../../test/support/todos.js";
 
 const open: TodoPhase[] = [
   { id: "phase-1", name: "Explore", tasks: [{ id: "task-1", content: "Locate loader", status: "completed" }, { id: "task-2", content: "Read config", status: "in_progress", notes: "n" }] },

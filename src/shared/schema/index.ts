@@ -9,3 +9,5 @@ export * from "./events.js";
 export * from "./subagents.js";
 export * from "./permissions.js";
 export * from "./mcp.js";
+export * from "./lsp.js";
+export * from "./trust.js";

@@ -16,6 +16,11 @@ export const PermissionRulesInputSchema = Type.Object(
     ask: Type.Optional(Rules),
     deny: Type.Optional(Rules),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 0, description: "How long a dialog waits for an answer; 0 = no limit." })),
+    sessionAllow: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Replaces the project\'s "Allow always" grants where they are kept (PITH_HOME/grants.json); [] revokes them all.',
+      }),
+    ),
   },
   { description: "Permission mode and rule lists (deny > ask > allow; the mode decides what no rule matches)." },
 );
@@ -26,10 +31,12 @@ export const PermissionStateSchema = Type.Object({
   allow: Rules,
   ask: Rules,
   deny: Rules,
-  /** The rules "Allow always" recorded in this session file (restored on reload and switch_session). */
+  /** The project's "Allow always" grants in force (kept with the user per project, never in a session file). */
   sessionAllow: Rules,
   /** Absent: dialogs wait until answered, cancelled or stdin closes. */
   timeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Where the project's grants are kept (PITH_HOME/grants.json); absent when they live in memory only. */
+  grantsFile: Type.Optional(Type.String()),
 });
 
 /** `get_state.sandbox`: `mode: "off"` when commands run unsandboxed. */

@@ -1,7 +1,7 @@
 // The work of ast_grep / ast_edit: the files in scope (gitignore respected), one parse per file
 // with @ast-grep/napi, matches with their captures, template rewrites written atomically per file.
 import { randomBytes } from "node:crypto";
-import { rename, unlink, writeFile } from "node:fs/promises";
+import { promises as fsp } from "node:fs";
 import { basename, dirname, extname, relative } from "node:path";
 import type { NapiConfig, SgNode } from "@ast-grep/napi";
 import { createTwoFilesPatch } from "diff";
@@ -9,8 +9,10 @@ import type { AgentToolResult } from "../../shared/types.js";
 import { resolveToolPath } from "../paths.js";
 import { globFilter } from "../search/grep-search.js";
 import { listFiles } from "../search/list-files.js";
+import type { FsOps } from "../ops/fs-ops.js";
 import type { ToolContext } from "../types.js";
 import type { AstEditArgs, AstGrepArgs, AstToolOptions } from "./params.js";
+import { splitScope } from "./params.js";
 
 type Napi = typeof import("@ast-grep/napi");
 let napi: Promise<Napi> | undefined;
@@ -39,15 +41,9 @@ interface Scope {
   files: Array<{ abs: string; rel: string; lang: string }>;
 }
 
-const GLOB_CHARS = /[*?[{]/;
-
 async function resolveScope(args: { path?: string; glob?: string; lang?: string }, ctx: ToolContext, opts: AstToolOptions): Promise<Scope> {
   const lang = languageOf(args.lang);
-  const raw = args.path?.trim() || ".";
-  const parts = raw.split("/");
-  const firstGlob = parts.findIndex((p) => GLOB_CHARS.test(p));
-  const base = firstGlob < 0 ? raw : parts.slice(0, firstGlob).join("/") || ".";
-  const pathGlob = firstGlob < 0 ? undefined : parts.slice(firstGlob).join("/");
+  const { base, glob: pathGlob } = splitScope(args.path);
   const root = resolveToolPath(base, ctx.cwd);
   const scopePath = relative(ctx.cwd, root) || ".";
   const st = await opts.fs.stat(root);
@@ -212,13 +208,17 @@ function substitute(template: string, node: SgNode, pat: string, source: string)
 }
 
 /** Writes through a temporary file in the same directory, so a reader sees the old or the new file. */
-async function writeAtomically(abs: string, content: string): Promise<void> {
+/** Writes through the tool's file operations (confined under a sandbox): a temporary file beside `abs`, renamed over it. */
+async function writeAtomically(fs: FsOps, abs: string, content: string): Promise<void> {
   const tmp = `${dirname(abs)}/.${basename(abs)}.${randomBytes(4).toString("hex")}.pith-tmp`;
+  const rename = fs.rename ?? ((a: string, b: string) => fsp.rename(a, b));
   try {
-    await writeFile(tmp, content);
+    await fs.writeFile(tmp, content);
     await rename(tmp, abs);
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
+    await (fs.unlink ?? fsp.unlink)(tmp).catch((cleanup: unknown) => {
+      if ((cleanup as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    });
     throw err;
   }
 }
@@ -265,7 +265,7 @@ export async function astEdit(args: AstEditArgs, ctx: ToolContext, opts: AstTool
   }
   const applied = !args.dryRun && changed.length > 0;
   if (applied) {
-    for (const c of changed) await writeAtomically(opts.guardWrite ? await opts.guardWrite(c.abs) : c.abs, c.after);
+    for (const c of changed) await writeAtomically(opts.fs, opts.guardWrite ? await opts.guardWrite(c.abs) : c.abs, c.after);
   }
   const files = changed.map((c) => c.rel);
   const details = {

@@ -2,7 +2,7 @@
 // engine §3.10). The native module and the file walk load on the first call (./engine.ts).
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
-import { EditParams, GrepParams, type AstEditArgs, type AstGrepArgs, type AstToolOptions } from "./params.js";
+import { EditParams, GrepParams, scopePaths, type AstEditArgs, type AstGrepArgs, type AstToolOptions } from "./params.js";
 
 export type { AstEditArgs, AstGrepArgs, AstToolOptions };
 
@@ -28,6 +28,8 @@ export function createAstGrepTool(opts: AstToolOptions): Tool<AstGrepArgs> {
     label: "AST Grep",
     description: GREP_DESCRIPTION,
     parameters: jsonSchema(GrepParams),
+    effect: "read-only",
+    paths: scopePaths,
     concurrency: "shared",
     source: "builtin",
     async execute(args, ctx) {
@@ -44,6 +46,9 @@ export function createAstEditTool(opts: AstToolOptions): Tool<AstEditArgs> {
     label: "AST Edit",
     description: EDIT_DESCRIPTION,
     parameters: jsonSchema(EditParams),
+    // judged on the whole tree it may rewrite (the files it changes are found by matching)
+    effect: "writes-files",
+    paths: scopePaths,
     concurrency: "exclusive",
     nonAbortable: true,
     source: "builtin",

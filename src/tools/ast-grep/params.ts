@@ -1,6 +1,7 @@
 // Parameters of ast_grep / ast_edit (the reference's names) and the options both tools share.
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
+import type { ToolPath } from "../types.js";
 import type { WriteGuard } from "../write/index.js";
 
 export const GrepParams = Type.Object({
@@ -31,6 +32,24 @@ export const EditParams = Type.Object({
   dryRun: Type.Optional(Type.Boolean({ description: "Preview the rewrite without writing files" })),
 });
 export type AstEditArgs = Static<typeof EditParams>;
+
+const GLOB_CHARS = /[*?[{]/;
+
+/** `path` split at its first glob segment: the folder (or file) walked, and the glob under it. */
+export function splitScope(path: string | undefined): { base: string; glob?: string } {
+  const raw = path?.trim() || ".";
+  const parts = raw.split("/");
+  const firstGlob = parts.findIndex((p) => GLOB_CHARS.test(p));
+  if (firstGlob < 0) return { base: raw };
+  return { base: parts.slice(0, firstGlob).join("/") || ".", glob: parts.slice(firstGlob).join("/") };
+}
+
+/** The place a call searches or rewrites: the whole tree at its `path`'s base (absent: the cwd). */
+export function scopePaths(args: Record<string, unknown>): ToolPath[] {
+  const raw = args.path;
+  if (raw !== undefined && typeof raw !== "string") return [];
+  return [{ path: splitScope(raw).base, scope: "tree" }];
+}
 
 export interface AstToolOptions {
   fs: FsOps;

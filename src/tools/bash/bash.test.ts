@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeExecOps } from "../ops/exec-ops.js";
 import { runTool } from "../run-tool.js";
-import { makeCtx, makeTempDir, textOf } from "../test-support.js";
+import { makeCtx, makeTempDir, textOf } from "../../../test/support/tools.js";
 import { createBashTool } from "./index.js";
 
 let tmp: ReturnType<typeof makeTempDir>;

@@ -108,6 +108,7 @@ export function createBashTool(opts: BashToolOptions): Tool<BashArgs> {
     label: "Bash",
     description: BASH_DESCRIPTION,
     parameters: jsonSchema(BashParams),
+    effect: "runs-commands",
     concurrency: "exclusive",
     source: "builtin",
     execute: (args, ctx) => run(args, ctx, opts),

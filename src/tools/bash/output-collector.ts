@@ -42,7 +42,8 @@ export class OutputCollector {
 
   private openFile(): void {
     this.filePath = join(this.tempDir, `pith-bash-${randomBytes(6).toString("hex")}.log`);
-    this.file = createWriteStream(this.filePath);
+    // Readable by the user only, and never through a file or link that is already there.
+    this.file = createWriteStream(this.filePath, { flags: "wx", mode: 0o600 });
     this.file.on("error", (err) => (this.fileError = err));
     for (const c of this.chunks) this.file.write(c);
   }

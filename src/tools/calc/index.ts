@@ -30,6 +30,8 @@ export function createCalcTool(): Tool<CalcArgs> {
     label: "Calc",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),
+    // mathjs in a sandboxed instance inside pith: computes, touches nothing
+    effect: "read-only",
     concurrency: "shared",
     source: "builtin",
     async execute(args) {

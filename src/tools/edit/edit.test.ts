@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeFsOps } from "../ops/fs-ops.js";
 import { runTool } from "../run-tool.js";
-import { makeCtx, makeTempDir, textOf, writeTree } from "../test-support.js";
+import { makeCtx, makeTempDir, textOf, writeTree } from "../../../test/support/tools.js";
 import { createEditTool } from "./index.js";
 
 let tmp: ReturnType<typeof makeTempDir>;

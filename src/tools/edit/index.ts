@@ -1,10 +1,11 @@
 // `edit`: exact text replacement, one edit or several non-overlapping ones (engine §3.4.3, pi).
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 import type { WriteGuard } from "../write/index.js";
+import { withNote, type FileObserver } from "../write/file-observer.js";
 import { findUnique } from "./match.js";
 
 const EDIT_DESCRIPTION = `Replace exact text in a file. oldText must match the file exactly (whitespace and newlines too) and occur once: include enough surrounding lines to make it unique. Several changes to one file: edits: [{oldText, newText}, ...], each matched against the original file, none overlapping.`;
@@ -71,12 +72,14 @@ function applySpans(content: string, spans: Span[]): string {
   return out;
 }
 
-export function createEditTool(opts: { fs: FsOps; guardWrite?: WriteGuard }): Tool<EditArgs> {
+export function createEditTool(opts: { fs: FsOps; guardWrite?: WriteGuard; observer?: FileObserver }): Tool<EditArgs> {
   return {
     name: "edit",
     label: "Edit",
     description: EDIT_DESCRIPTION,
     parameters: jsonSchema(EditParams),
+    effect: "writes-files",
+    paths: (a) => pathArg(a, "path", "file"),
     concurrency: "exclusive",
     nonAbortable: true,
     source: "builtin",
@@ -95,10 +98,12 @@ export function createEditTool(opts: { fs: FsOps; guardWrite?: WriteGuard }): To
       }
       // The `diff` package is imported on first use (before writing, so a load failure changes nothing).
       const { firstChangedLine, unifiedDiff } = await import("./diff.js");
-      await opts.fs.writeFile(abs, bom + (crlf ? after.replace(/\n/g, "\r\n") : after));
+      const written = bom + (crlf ? after.replace(/\n/g, "\r\n") : after);
+      await opts.fs.writeFile(abs, written);
       const text = edits.length > 1 ? `Successfully applied ${edits.length} edits to ${args.path}.` : `Successfully replaced text in ${args.path}.`;
+      const observed = await opts.observer?.afterWrite({ path: abs, content: written, kind: "edit" }, ctx.signal);
       return {
-        content: [{ type: "text", text }],
+        content: [{ type: "text", text: withNote(text, observed) }],
         details: { diff: unifiedDiff(args.path, before, after), firstChangedLine: firstChangedLine(before, after) },
       };
     },

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeFsOps } from "../ops/fs-ops.js";
 import { runTool } from "../run-tool.js";
-import { writeSearchFixture } from "../search/test-support.js";
+import { writeSearchFixture } from "../../../test/support/search.js";
 import { findOnPath } from "../search/ripgrep.js";
-import { makeCtx, makeTempDir, textOf } from "../test-support.js";
+import { makeCtx, makeTempDir, textOf } from "../../../test/support/tools.js";
 import { createFindTool } from "./index.js";
 
 let tmp: ReturnType<typeof makeTempDir>;

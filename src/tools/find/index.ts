@@ -2,7 +2,7 @@
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
 import type { OutputMeta } from "../output-notice.js";
-import { resolveSearchPath } from "../paths.js";
+import { resolveSearchPath, searchPaths } from "../paths.js";
 import { formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
@@ -23,6 +23,8 @@ export function createFindTool(opts: { fs: FsOps; rgPath: string | null; env?: R
     name: "find",
     label: "Find",
     description: FIND_DESCRIPTION,
+    effect: "read-only",
+    paths: (a) => searchPaths(a),
     parameters: jsonSchema(FindParams),
     concurrency: "shared",
     source: "builtin",
@@ -33,7 +35,7 @@ export function createFindTool(opts: { fs: FsOps; rgPath: string | null; env?: R
       if (!st) throw new Error(`Path not found: ${args.path}`);
       if (!st.isDirectory) throw new Error(`Path is not a directory: ${args.path}`);
       const limit = args.limit ?? FIND_DEFAULT_LIMIT;
-      // The search code (picomatch, ignore) is imported on first use, not at startup.
+      // The search code (globs on the linear-time engine, ignore) is imported on first use, not at startup.
       const [{ globFilter }, { listFiles }] = await Promise.all([import("../search/grep-search.js"), import("../search/list-files.js")]);
       const all = await listFiles({ root, accept: globFilter(args.pattern.trim()), signal: ctx.signal }, opts);
       if (all.length === 0) {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeFsOps } from "../ops/fs-ops.js";
 import { runTool } from "../run-tool.js";
-import { writeSearchFixture } from "../search/test-support.js";
+import { writeSearchFixture } from "../../../test/support/search.js";
 import { findOnPath } from "../search/ripgrep.js";
-import { makeCtx, makeTempDir, textOf, writeTree } from "../test-support.js";
+import { makeCtx, makeTempDir, textOf, writeTree } from "../../../test/support/tools.js";
 import type { ToolOutcome } from "../types.js";
 import { createGrepTool } from "./index.js";
 
@@ -66,7 +66,8 @@ describe("grep (built-in walker)", () => {
     expect(textOf((await grep({ pattern: "x", path: "missing" })).result)).toBe("Path not found: missing");
     const bad = await grep({ pattern: "(" });
     expect(bad.isError).toBe(true);
-    expect(textOf(bad.result)).toContain("Invalid regular expression");
+    expect(textOf(bad.result)).toContain("not a valid regular expression");
+    expect(textOf((await grep({ pattern: "(?<=a)b" })).result)).toContain("lookaround");
   });
 });
 

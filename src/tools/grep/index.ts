@@ -3,7 +3,7 @@ import { Type, type Static } from "typebox";
 import type { AgentToolResult } from "../../shared/types.js";
 import type { FsOps } from "../ops/fs-ops.js";
 import type { OutputMeta } from "../output-notice.js";
-import { resolveSearchPath } from "../paths.js";
+import { resolveSearchPath, searchPaths } from "../paths.js";
 import type { GrepQuery, grepWithWalker } from "../search/grep-search.js";
 import { formatSize, GREP_MAX_LINE_LENGTH, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
@@ -37,6 +37,8 @@ export function createGrepTool(opts: GrepToolOptions): Tool<GrepArgs> {
     name: "grep",
     label: "Grep",
     description: GREP_DESCRIPTION,
+    effect: "read-only",
+    paths: (a) => searchPaths(a),
     parameters: jsonSchema(GrepParams),
     concurrency: "shared",
     source: "builtin",
@@ -47,7 +49,7 @@ export function createGrepTool(opts: GrepToolOptions): Tool<GrepArgs> {
       if (!st) throw new Error(`Path not found: ${args.path}`);
       const limit = args.limit ?? GREP_DEFAULT_LIMIT;
       const q: GrepQuery = { ...args, root, rootIsFile: st.isFile, maxMatches: limit + 1, signal: ctx.signal };
-      // The search code (picomatch, ignore) is imported on first use, not at startup.
+      // The search code (globs on the linear-time engine, ignore) is imported on first use, not at startup.
       const search = await import("../search/grep-search.js");
       const found = opts.rgPath ? await search.grepWithRipgrep(q, opts.rgPath, opts.env) : await search.grepWithWalker(q, opts.fs);
       return render(found.slice(0, limit), found.length > limit ? limit : undefined, args, q, opts.fs);

@@ -6,7 +6,7 @@ import { createNodeFsOps } from "../ops/fs-ops.js";
 import { createReadTool } from "../read/index.js";
 import { createWriteTool } from "../write/index.js";
 import { runTool } from "../run-tool.js";
-import { makeCtx, makeTempDir, textOf, writeTree } from "../test-support.js";
+import { makeCtx, makeTempDir, textOf, writeTree } from "../../../test/support/tools.js";
 import { parseTag, toOp, type HashlineOp } from "./anchors.js";
 import { applyHashlineOps } from "./apply.js";
 import { createHashlineEditTool, loadLineHasher, type LineHasher } from "./index.js";

@@ -4,10 +4,11 @@ import { dirname } from "node:path";
 import { Type, type Static } from "typebox";
 import type { AgentToolResult } from "../../shared/types.js";
 import type { FsOps } from "../ops/fs-ops.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
-import type { Tool, ToolContext } from "../types.js";
+import type { Tool, ToolContext, ToolPath } from "../types.js";
 import type { WriteGuard } from "../write/index.js";
+import { withNote, type FileObserver } from "../write/file-observer.js";
 import { contentLines, toOp, type HashlineEntry } from "./anchors.js";
 import { applyHashlineOps, identicalContentError } from "./apply.js";
 import { loadLineHasher, type LineHasher } from "./line-hash.js";
@@ -52,6 +53,8 @@ export type HashlineEditArgs = Static<typeof Params>;
 export interface HashlineEditOptions {
   fs: FsOps;
   guardWrite?: WriteGuard;
+  /** Told of every file created or updated; its note ends that file's part of the result. */
+  observer?: FileObserver;
 }
 
 interface FileResult {
@@ -69,6 +72,8 @@ export function createHashlineEditTool(opts: HashlineEditOptions): Tool<Hashline
     label: "Edit",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),
+    effect: "writes-files",
+    paths: hashlinePaths,
     concurrency: "exclusive",
     nonAbortable: true,
     source: "builtin",
@@ -79,12 +84,19 @@ export function createHashlineEditTool(opts: HashlineEditOptions): Tool<Hashline
       if (groups.size === 0) throw new Error("edits must contain at least one entry.");
       const results: FileResult[] = [];
       for (const [path, entries] of groups) {
-        results.push(await editFile(opts.fs, path, entries, ctx, hash, resolve));
+        const observe = (abs: string, content: string) => opts.observer?.afterWrite({ path: abs, content, kind: "edit" }, ctx.signal) ?? Promise.resolve(undefined);
+        results.push(await editFile(opts.fs, path, entries, ctx, hash, resolve, observe));
         if (results.length < groups.size) ctx.onUpdate(combine(results));
       }
       return combine(results);
     },
   };
+}
+
+/** Every file an edit writes: each entry's path, and where a `move` puts it. */
+function hashlinePaths(args: Record<string, unknown>): ToolPath[] {
+  const edits = Array.isArray(args.edits) ? (args.edits as unknown[]) : [];
+  return edits.flatMap((e) => (e && typeof e === "object" ? [...pathArg(e as Record<string, unknown>, "path", "file"), ...pathArg(e as Record<string, unknown>, "move", "file")] : []));
 }
 
 function combine(results: FileResult[]): AgentToolResult {
@@ -102,6 +114,7 @@ async function editFile(
   ctx: ToolContext,
   hash: LineHasher,
   resolve: (p: string, cwd: string) => Promise<string>,
+  observe: (abs: string, content: string) => Promise<string | undefined>,
 ): Promise<FileResult> {
   const deleteFile = entries.some((e) => e.delete);
   const move = entries.find((e) => e.move)?.move;
@@ -137,7 +150,8 @@ async function editFile(
     const dest = target ?? abs;
     await fs.mkdir(dirname(dest));
     await fs.writeFile(dest, lines.join("\n"));
-    return { text: `Created ${target ? move : path}`, details: { diff: "", op: "create", ...(move ? { move } : {}) } };
+    const note = await observe(dest, lines.join("\n"));
+    return { text: withNote(`Created ${target ? move : path}`, note), details: { diff: "", op: "create", ...(move ? { move } : {}) } };
   }
 
   const ops = content.map(toOp);
@@ -152,15 +166,17 @@ async function editFile(
   const d = hashlineDiff(before, result.text, hash);
   const dest = target ?? abs;
   if (target) await fs.mkdir(dirname(target));
-  await fs.writeFile(dest, bom + (crlf ? result.text.replace(/\n/g, "\r\n") : result.text));
+  const written = bom + (crlf ? result.text.replace(/\n/g, "\r\n") : result.text);
+  await fs.writeFile(dest, written);
   if (target) await unlink(abs);
+  const note = await observe(dest, written);
 
   const head = move ? `Moved ${path} to ${move}` : `Updated ${path}`;
   const summary = `Changes: +${d.added} -${d.removed}${d.preview ? "" : " (no textual diff preview)"}`;
   const previewBlock = d.preview ? `\n\nDiff preview:\n${d.preview}` : "";
   const warnings = result.warnings.length ? `\n\nWarnings:\n${result.warnings.join("\n")}` : "";
   return {
-    text: `${head}\n${summary}${previewBlock}${warnings}`,
+    text: withNote(`${head}\n${summary}${previewBlock}${warnings}`, note),
     details: { diff: d.diff, firstChangedLine: result.firstChangedLine, op: "update", ...(move ? { move } : {}) },
   };
 }

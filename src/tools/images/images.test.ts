@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeFsOps } from "../ops/fs-ops.js";
 import { runTool } from "../run-tool.js";
-import { makeCtx, makeTempDir, textOf, writeTree } from "../test-support.js";
+import { makeCtx, makeTempDir, textOf, writeTree } from "../../../test/support/tools.js";
 import { createDisplayImageTool, createInspectImageTool, INSPECT_SYSTEM_PROMPT, type VisionPort } from "./index.js";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";

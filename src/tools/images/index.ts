@@ -3,7 +3,7 @@
 import { Type, type Static } from "typebox";
 import type { ImageContent, Usage } from "../../shared/types.js";
 import type { FsOps } from "../ops/fs-ops.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { detectImageMime } from "../read/image.js";
 import { jsonSchema } from "../schema.js";
 import { formatSize } from "../truncate.js";
@@ -63,6 +63,9 @@ export function createInspectImageTool(opts: { fs: FsOps; vision: VisionPort }):
     description:
       "Inspect an image file with a vision-capable model: give the path and a question (what it shows, text in it (OCR), UI state in a screenshot, …); returns the model's answer. Use this instead of reading image files.",
     parameters: jsonSchema(InspectParams),
+    // reads the image and asks the session's vision model about it
+    effect: "read-only",
+    paths: (a) => pathArg(a, "path", "file"),
     concurrency: "shared",
     source: "builtin",
     async execute(args, ctx) {
@@ -85,6 +88,8 @@ export function createDisplayImageTool(opts: { fs: FsOps }): Tool<DisplayImageAr
     label: "Display Image",
     description: "Show an image file (PNG, JPEG, GIF, WEBP) to the user; the host displays it. Use inspect_image to understand an image yourself.",
     parameters: jsonSchema(DisplayParams),
+    effect: "read-only",
+    paths: (a) => pathArg(a, "path", "file"),
     concurrency: "shared",
     source: "builtin",
     async execute(args, ctx) {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
 import type { OutputMeta } from "../output-notice.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
@@ -24,6 +24,8 @@ export function createLsTool(opts: { fs: FsOps }): Tool<LsArgs> {
     summary: "List a directory",
     label: "List",
     description: LS_DESCRIPTION,
+    effect: "read-only",
+    paths: (a) => pathArg(a, "path", "tree", "."),
     parameters: jsonSchema(LsParams),
     concurrency: "shared",
     source: "builtin",

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { ICell, ICodeCell, IMarkdownCell, INotebookContent, MultilineString } from "@jupyterlab/nbformat";
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 import type { WriteGuard } from "../write/index.js";
@@ -55,6 +55,8 @@ export function createNotebookTool(opts: { fs: FsOps; guardWrite?: WriteGuard })
     label: "Notebook",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),
+    effect: "writes-files",
+    paths: (a) => pathArg(a, "notebook_path", "file"),
     concurrency: "exclusive",
     nonAbortable: true,
     source: "builtin",

@@ -1,8 +1,8 @@
 // The environment every child process of a tool (and of the host's `bash` command) gets
 // (issue 16, item 6): pith's own environment without the credential variables it reads for its
 // providers, without names matching `tools.env.exclude`, except names `tools.env.passthrough`
-// keeps. Computed once at startup; the patterns' matcher (picomatch) loads only when there are
-// patterns.
+// keeps. Computed once at startup; the patterns' matcher (globs on the linear-time regex engine)
+// loads only when there are patterns.
 
 export interface ChildEnvOptions {
   /** Credential variables pith reads (the catalogue's and models.json's): never handed on. */
@@ -29,6 +29,7 @@ export async function childEnvironment(env: Record<string, string | undefined>, 
 
 async function nameMatcher(patterns: readonly string[]): Promise<(name: string) => boolean> {
   if (patterns.length === 0) return () => false;
-  const { default: picomatch } = await import("picomatch");
-  return picomatch([...patterns], { nocase: true, dot: true });
+  const { compileLinearGlob } = await import("../../shared/linear-glob.js");
+  const tests = patterns.map((p) => compileLinearGlob(p, { ignoreCase: true }));
+  return (name) => tests.some((t) => t(name));
 }

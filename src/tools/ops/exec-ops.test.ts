@@ -1,6 +1,17 @@
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createNodeExecOps } from "./exec-ops.js";
 import { killAllProcessGroups, liveProcessGroups } from "./process-groups.js";
+
+/** Polls until `pid` no longer runs (a zombie counts as gone); false after 5 s. */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 500; i++) {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+    if (stat === "" || stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return false;
+}
 
 describe("exec ops", () => {
   it("passes extra env and reports the exit code", async () => {
@@ -9,12 +20,19 @@ describe("exec ops", () => {
     expect(res).toEqual({ exitCode: 4, aborted: false, timedOut: false });
     expect(Buffer.concat(chunks).toString()).toBe("v\n");
   });
-  it("does not wait for background children holding the pipes", async () => {
-    const res = await createNodeExecOps({ drainMs: 50 }).exec("sleep 30 & echo hi", { cwd: "/", onData: () => {} });
+  it("does not wait for background children holding the pipes, and ends them with the command", async () => {
+    const out: Buffer[] = [];
+    const res = await createNodeExecOps({ drainMs: 50 }).exec("sleep 30 & echo $!", { cwd: "/", onData: (c) => out.push(c) });
     expect(res.exitCode).toBe(0);
-    expect(liveProcessGroups().length).toBeGreaterThan(0);
-    killAllProcessGroups();
-    expect(liveProcessGroups()).toEqual([]);
+    const background = Number(Buffer.concat(out).toString().trim());
+    expect(await gone(background)).toBe(true);
+  });
+  it("a background job that ignores SIGTERM is killed after the grace period", async () => {
+    const out: Buffer[] = [];
+    const ops = createNodeExecOps({ drainMs: 20, killGraceMs: 100 });
+    const res = await ops.exec("(trap '' TERM; sleep 30) >/dev/null 2>&1 & echo $!", { cwd: "/", onData: (c) => out.push(c) });
+    expect(res.exitCode).toBe(0);
+    expect(await gone(Number(Buffer.concat(out).toString().trim()))).toBe(true);
   });
   it("killAllProcessGroups ends running commands", async () => {
     const running = createNodeExecOps().exec("sleep 30", { cwd: "/", onData: () => {} });

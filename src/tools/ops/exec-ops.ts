@@ -1,8 +1,10 @@
-// Shell command execution in its own process group (design §4.9): streamed output, and the
-// whole group killed on abort or timeout (SIGTERM, then SIGKILL after a grace period).
+// Shell command execution in its own process group: streamed output, and the whole group
+// killed on abort or timeout (SIGTERM, then SIGKILL after a grace period). What the command
+// leaves running in its group (background jobs) ends with it: no process outlives the command
+// that started it.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from "./process-groups.js";
+import { endProcessGroup, registerProcessGroup, unregisterProcessGroup } from "./process-groups.js";
 
 export interface ExecOptions {
   cwd: string;
@@ -31,7 +33,7 @@ export interface NodeExecOptions {
   shell?: string;
   /** Base environment; default: inherit the parent's. */
   env?: Record<string, string | undefined>;
-  /** Delay between SIGTERM and SIGKILL. Default 2000 ms. */
+  /** Delay between SIGTERM and SIGKILL. Default 500 ms (a group is gone within a second of its end). */
   killGraceMs?: number;
   /** After the shell exits, how long to wait for pipes held by background children. Default 200 ms. */
   drainMs?: number;
@@ -62,6 +64,9 @@ export const NONINTERACTIVE_ENV: Record<string, string> = {
   PIP_NO_INPUT: "1",
 };
 
+/** SIGTERM first, SIGKILL this much later: well inside the second a finished command's processes may outlive it. */
+export const KILL_GRACE_MS = 500;
+
 export function defaultShell(): string {
   return existsSync("/bin/bash") ? "/bin/bash" : "sh";
 }
@@ -69,7 +74,7 @@ export function defaultShell(): string {
 /** Runs commands with `<shell> -c`, one process group each. */
 export function createNodeExecOps(options: NodeExecOptions = {}): ExecOps {
   const shell = options.shell ?? defaultShell();
-  const grace = options.killGraceMs ?? 2000;
+  const grace = options.killGraceMs ?? KILL_GRACE_MS;
   const drain = options.drainMs ?? 200;
   return {
     exec: (command, opts) => runInGroup(shell, command, opts, { grace, drain, baseEnv: options.env, wrap: options.wrapCommand }),
@@ -103,10 +108,7 @@ function runInGroup(shell: string, command: string, opts: ExecOptions, cfg: RunC
     const state = { aborted: false, timedOut: false, exitCode: null as number | null, done: false };
     const timers: NodeJS.Timeout[] = [];
     const kill = () => {
-      if (pid === undefined) return;
-      if (!signalProcessGroup(pid, "SIGTERM")) return;
-      const t = setTimeout(() => signalProcessGroup(pid, "SIGKILL"), cfg.grace);
-      t.unref();
+      if (pid !== undefined) endProcessGroup(pid, cfg.grace);
     };
     const onAbort = () => {
       state.aborted = true;
@@ -121,6 +123,8 @@ function runInGroup(shell: string, command: string, opts: ExecOptions, cfg: RunC
       state.done = true;
       timers.forEach(clearTimeout);
       opts.signal?.removeEventListener("abort", onAbort);
+      // background jobs of the command (still in its group) end with it
+      if (pid !== undefined) endProcessGroup(pid, cfg.grace);
       resolve({ exitCode: state.exitCode, aborted: state.aborted, timedOut: state.timedOut });
     };
     child.stdout.on("data", opts.onData);
@@ -135,9 +139,6 @@ function runInGroup(shell: string, command: string, opts: ExecOptions, cfg: RunC
       // Background children may keep the pipes open: stop waiting for them after `drain`.
       timers.push(setTimeout(() => (child.stdout.destroy(), child.stderr.destroy(), finish()), cfg.drain));
     });
-    child.on("close", () => {
-      if (pid !== undefined && !signalProcessGroup(pid, 0)) unregisterProcessGroup(pid);
-      finish();
-    });
+    child.on("close", finish);
   });
 }

@@ -1,6 +1,7 @@
 // Filesystem operations the built-in tools use, injected so hosts/tests can substitute them.
 import { constants, readFile as readFileCb, promises as fsp } from "node:fs";
 import { promisify } from "node:util";
+import { confinedFs, type WriteRefusal } from "../../shared/confined-fs.js";
 import { makeDirs } from "../../shared/make-dirs.js";
 
 // The callback readFile is several times faster than fs.promises.readFile on Node 20.
@@ -78,4 +79,15 @@ export function createNodeFsOps(): FsOps {
       }
     },
   };
+}
+
+/**
+ * `base` with every write, folder creation, rename and delete confined by `refuse` through
+ * verified folder handles (shared/confined-fs.ts): what the write, edit, hashline, notebook and
+ * ast_edit tools use under a sandbox, so a folder swapped for a link while they run cannot move
+ * a write outside the writable roots.
+ */
+export function confineFsOps(base: FsOps, refuse: WriteRefusal): FsOps {
+  const confined = confinedFs(refuse);
+  return { ...base, writeFile: confined.writeFile, mkdir: confined.mkdir, unlink: confined.unlink, rename: confined.rename };
 }

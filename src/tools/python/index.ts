@@ -4,6 +4,7 @@ import { Type, type Static } from "typebox";
 import type { AgentToolResult, ImageContent, TextContent } from "../../shared/types.js";
 import { resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
+import type { CommandLine } from "../ops/exec-ops.js";
 import type { Tool } from "../types.js";
 import type { KernelEvent, PythonKernel } from "./kernel.js";
 import type { ProbeResult } from "./probe.js";
@@ -35,6 +36,8 @@ export interface PythonToolOptions {
   /** Setting python.interpreter; default: python3 on PATH, then /usr/bin/python3. */
   interpreter?: string;
   env?: Record<string, string>;
+  /** The sandbox's wrapper: the interpreter probe and the kernel run inside it, in the session's roots. */
+  wrapCommand?: (line: CommandLine, cwd: string) => CommandLine;
 }
 
 function cellText(events: KernelEvent[]): { text: string; images: ImageContent[] } {
@@ -70,6 +73,8 @@ export function createPythonTool(opts: PythonToolOptions = {}): Tool<PythonArgs>
     label: "Python",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),
+    // runs the model's code in a Python kernel: it can do anything a program can
+    effect: "runs-commands",
     concurrency: "exclusive",
     source: "builtin",
     unavailable() {
@@ -90,7 +95,7 @@ export function createPythonTool(opts: PythonToolOptions = {}): Tool<PythonArgs>
       const cwd = args.cwd ? resolveToolPath(args.cwd, ctx.cwd) : ctx.cwd;
       if (!kernel) {
         const { PythonKernel } = await import("./kernel.js");
-        kernel = new PythonKernel({ interpreter: found.interpreter, cwd: ctx.cwd, env: opts.env });
+        kernel = new PythonKernel({ interpreter: found.interpreter, cwd: ctx.cwd, env: opts.env, wrapCommand: opts.wrapCommand });
       }
       const outputs: string[] = [];
       const images: ImageContent[] = [];

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { registerProcessGroup, signalProcessGroup, unregisterProcessGroup } from "../ops/process-groups.js";
+import type { CommandLine } from "../ops/exec-ops.js";
 import { BRIDGE } from "./bridge.js";
 
 export type KernelEvent =
@@ -35,7 +36,7 @@ export class PythonKernel {
   private queue: Promise<unknown> = Promise.resolve();
   private stderr = "";
 
-  constructor(private readonly o: { interpreter: string; cwd: string; env?: Record<string, string> }) {}
+  constructor(private readonly o: { interpreter: string; cwd: string; env?: Record<string, string>; wrapCommand?: (line: CommandLine, cwd: string) => CommandLine }) {}
 
   /** Runs `code`; results stream through onEvent. Calls are serialised. */
   execute(code: string, opts: { timeoutSeconds: number; signal: AbortSignal; onEvent: (e: KernelEvent) => void; reset?: boolean }): Promise<ExecuteResult> {
@@ -77,7 +78,10 @@ export class PythonKernel {
   private start(): Promise<void> {
     if (this.child && this.child.exitCode === null && !this.child.killed) return this.starting ?? Promise.resolve();
     this.stderr = "";
-    const child = spawn(this.o.interpreter, ["-u", "-c", BRIDGE, this.o.cwd], {
+    // Under the sandbox the bridge and its kernel run inside bubblewrap (same roots and network rule as `bash`).
+    const plain = { file: this.o.interpreter, args: ["-u", "-c", BRIDGE, this.o.cwd] };
+    const line = this.o.wrapCommand ? this.o.wrapCommand(plain, this.o.cwd) : plain;
+    const child = spawn(line.file, line.args, {
       cwd: this.o.cwd,
       env: this.o.env,
       detached: true,

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { runTool } from "../run-tool.js";
-import { makeCtx, makeTempDir, textOf } from "../test-support.js";
+import { makeCtx, makeTempDir, textOf } from "../../../test/support/tools.js";
 import { createPythonTool } from "./index.js";
 import { probePython } from "./probe.js";
 

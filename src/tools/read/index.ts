@@ -3,10 +3,11 @@ import { Type, type Static } from "typebox";
 import type { AgentToolResult } from "../../shared/types.js";
 import type { FsOps } from "../ops/fs-ops.js";
 import type { OutputMeta } from "../output-notice.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../truncate.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
+import type { FileObserver } from "../write/file-observer.js";
 import { formatHashLines, loadLineHasher, type LineHasher } from "../hashline/line-hash.js";
 import { detectImageMime, MAX_IMAGE_BYTES } from "./image.js";
 
@@ -30,6 +31,8 @@ export interface ReadToolOptions {
   lineNumbers?: boolean;
   /** Hashline edit mode (engine §3.4.2): lines come back as `N#HH:<text>` instead of numbered. */
   hashLines?: boolean;
+  /** Told of every text file read (a language server starts on it before the model writes). */
+  observer?: FileObserver;
 }
 
 const HASHLINE_DESCRIPTION = readDescription(false).replace(
@@ -43,6 +46,8 @@ export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
     label: "Read",
     description: opts.hashLines ? HASHLINE_DESCRIPTION : readDescription(opts.lineNumbers ?? false),
     parameters: jsonSchema(ReadParams),
+    effect: "read-only",
+    paths: (a) => pathArg(a, "path", "file"),
     concurrency: "shared",
     nonAbortable: true,
     source: "builtin",
@@ -51,9 +56,11 @@ export function createReadTool(opts: ReadToolOptions): Tool<ReadArgs> {
       const buf = await readOrExplain(opts.fs, abs, args.path);
       const mime = detectImageMime(buf);
       if (mime) return readImage(buf, mime, opts.modelAcceptsImages());
+      const text = buf.toString("utf8");
+      opts.observer?.afterRead?.(abs, text);
       const lineNumbers = opts.lineNumbers ?? false;
       const format: LineFormat = opts.hashLines ? hashFormat(await loadLineHasher()) : (lines, first) => numbered(lines, first, lineNumbers);
-      return readText(buf.toString("utf8"), args, args.path, format, opts.hashLines === true);
+      return readText(text, args, args.path, format, opts.hashLines === true);
     },
   };
 }

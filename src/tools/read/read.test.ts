@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeFsOps } from "../ops/fs-ops.js";
 import { runTool } from "../run-tool.js";
-import { makeCtx, makeTempDir, textOf, writeTree } from "../test-support.js";
+import { makeCtx, makeTempDir, textOf, writeTree } from "../../../test/support/tools.js";
 import { createReadTool } from "./index.js";
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16, 1)]);

@@ -37,6 +37,8 @@ export function createRenderMermaidTool(): Tool<RenderMermaidArgs> {
     label: "RenderMermaid",
     description: DESCRIPTION,
     parameters: jsonSchema(Params),
+    // lays the diagram out in pith's process and returns text: touches nothing
+    effect: "read-only",
     concurrency: "shared",
     source: "builtin",
     async execute(args) {

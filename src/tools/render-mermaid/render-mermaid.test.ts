@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runTool } from "../run-tool.js";
-import { makeCtx, textOf } from "../test-support.js";
+import { makeCtx, textOf } from "../../../test/support/tools.js";
 import { createRenderMermaidTool, MAX_MERMAID_CHARS } from "./index.js";
 
 const tool = createRenderMermaidTool();

@@ -1,8 +1,9 @@
 // Finding matching lines, by ripgrep or by the built-in walker. Both return the same list:
 // files in `rg --sort path` order, lines in file order, at most `maxMatches` entries.
-import picomatch from "picomatch";
 import { basename, join } from "node:path";
 import type { FsOps } from "../ops/fs-ops.js";
+import { compileLinearGlob } from "../../shared/linear-glob.js";
+import { compileLinearRegex, type LinearRegex } from "../../shared/linear-regex.js";
 import { RG_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
 import { walkFiles } from "./walker.js";
 
@@ -30,14 +31,17 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The JS regex for a query; throws the regex error text for a bad pattern. */
-export function compileQuery(q: Pick<GrepQuery, "pattern" | "ignoreCase" | "literal">): RegExp {
-  return new RegExp(q.literal ? escapeRegExp(q.pattern) : q.pattern, q.ignoreCase ? "i" : "");
+/**
+ * The query's regex on the linear-time engine (RE2, the dialect ripgrep speaks too): a pattern
+ * from the model cannot hold the process. Throws the reason for a pattern it cannot take.
+ */
+export function compileQuery(q: Pick<GrepQuery, "pattern" | "ignoreCase" | "literal">): LinearRegex {
+  return compileLinearRegex(q.literal ? escapeRegExp(q.pattern) : q.pattern, { ignoreCase: q.ignoreCase });
 }
 
 export function globFilter(glob: string | undefined): (rel: string) => boolean {
   if (!glob) return () => true;
-  return picomatch(glob, { dot: true, basename: !glob.includes("/") });
+  return compileLinearGlob(glob, { basename: true });
 }
 
 function stripEol(s: string): string {
@@ -70,7 +74,7 @@ export async function grepWithWalker(q: GrepQuery, fs: FsOps): Promise<LineMatch
 const READ_BATCH = 64;
 
 /** Appends the file's matching lines; true once `max` matches are collected. */
-function scanFile(rel: string, buf: Buffer, re: RegExp, out: LineMatch[], max: number): boolean {
+function scanFile(rel: string, buf: Buffer, re: LinearRegex, out: LineMatch[], max: number): boolean {
   if (buf.includes(0)) return false; // binary
   const lines = buf.toString("utf8").split("\n");
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();

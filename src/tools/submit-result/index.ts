@@ -36,6 +36,8 @@ export function createSubmitResultTool(spec: OutputSpec, onSubmit: (result: Subm
       additionalProperties: false,
     },
     validatesOwnArguments: true,
+    // records the session's final result; touches nothing else
+    effect: "session",
     concurrency: "exclusive",
     async execute(args: unknown) {
       const result = (args as { result?: unknown } | null)?.result;

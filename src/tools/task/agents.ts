@@ -1,6 +1,7 @@
 // Agent definitions for the `task` tool: the built-ins (`task`, `explore`, `plan`, `reviewer`) and
 // Claude Code's Markdown format (front matter name, description, tools, model; body = system prompt)
-// from PITH_HOME/agents, <cwd>/.pith/agents and <cwd>/.claude/agents (later folders win by name).
+// from PITH_HOME/agents, then (trusted folders only) <cwd>/.claude/agents and <cwd>/.pith/agents;
+// a later folder wins by name, except that a project agent never replaces a built-in one.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { namePatternMatcher } from "../name-patterns.js";
@@ -122,31 +123,60 @@ function splitList(v: string | undefined): string[] | undefined {
     .filter(Boolean);
 }
 
-/** Built-ins, then each folder's `*.md` files in order; a later definition replaces an earlier one of the same name. */
-export function loadAgents(o: { pithHome: string; cwd: string; warn?: (message: string) => void }): AgentDefinition[] {
+/** The project's agent folders, in load order (a later one wins by name). */
+export function projectAgentDirs(cwd: string): string[] {
+  return [path.join(cwd, ".claude", "agents"), path.join(cwd, ".pith", "agents")];
+}
+
+export interface LoadAgentsOptions {
+  pithHome: string;
+  cwd: string;
+  /** Whether the project's agent folders are read (the folder is trusted). */
+  project: boolean;
+  warn?: (message: string) => void;
+}
+
+const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTIN_AGENTS.map((a) => a.name));
+
+/**
+ * Built-ins, then each folder's `*.md` files in order; a later definition replaces an earlier one
+ * of the same name. A project file cannot take a built-in's name (a repository must not turn the
+ * read-only `explore` into an agent that runs commands): the built-in is kept and `warn` says so.
+ */
+export function loadAgents(o: LoadAgentsOptions): AgentDefinition[] {
   const byName = new Map<string, AgentDefinition>(BUILTIN_AGENTS.map((a) => [a.name, a]));
   const dirs = [
     { dir: path.join(o.pithHome, "agents"), scope: "user" as const },
-    { dir: path.join(o.cwd, ".claude", "agents"), scope: "project" as const },
-    { dir: path.join(o.cwd, ".pith", "agents"), scope: "project" as const },
+    ...(o.project ? projectAgentDirs(o.cwd).map((dir) => ({ dir, scope: "project" as const })) : []),
   ];
   for (const { dir, scope } of dirs) {
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((n) => n.toLowerCase().endsWith(".md")).sort();
-    } catch {
-      continue;
-    }
-    for (const n of names) {
-      const file = path.join(dir, n);
+    for (const file of agentFiles(dir)) {
+      let def: AgentDefinition | undefined;
       try {
-        const def = parseAgentMarkdown(readFileSync(file, "utf8"), file, o.warn);
-        if (def) byName.set(def.name, { ...def, scope });
-        else o.warn?.(`Agent definition ${file} has no front matter; ignored`);
+        def = parseAgentMarkdown(readFileSync(file, "utf8"), file, o.warn);
       } catch (err) {
         o.warn?.(`Cannot read agent definition ${file}: ${(err as Error).message}`);
+        continue;
       }
+      if (!def) o.warn?.(`Agent definition ${file} has no front matter; ignored`);
+      else if (scope === "project" && BUILTIN_NAMES.has(def.name)) {
+        o.warn?.(`pith: agent definition ${file} ignored: "${def.name}" is a built-in agent, which a project cannot replace (rename it)`);
+      } else byName.set(def.name, { ...def, scope });
     }
   }
   return [...byName.values()];
+}
+
+/** The `*.md` files of an agents folder, sorted; none when it cannot be read. */
+export function agentFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.toLowerCase().endsWith(".md"))
+      .sort()
+      .map((n) => path.join(dir, n));
+  } catch (err) {
+    // no folder (the usual case) or an unreadable one: no agents from it
+    void err;
+    return [];
+  }
 }

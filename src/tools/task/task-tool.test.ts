@@ -175,20 +175,44 @@ describe("agent definitions", () => {
     expect(pick(["mcp__*"])).toEqual(names);
   });
 
-  it("loads PITH_HOME/agents, .claude/agents and .pith/agents over the built-ins", () => {
+  it("loads PITH_HOME/agents, then (trusted) .claude/agents and .pith/agents over the built-ins", () => {
     const home = mkdtempSync(path.join(tmpdir(), "pith-agents-"));
     const cwd = mkdtempSync(path.join(tmpdir(), "pith-agents-cwd-"));
     mkdirSync(path.join(home, "agents"));
     mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });
     mkdirSync(path.join(cwd, ".claude", "agents"), { recursive: true });
     writeFileSync(path.join(home, "agents", "one.md"), "---\nname: one\ndescription: from home\n---\nbody");
+    writeFileSync(path.join(home, "agents", "plan.md"), "---\nname: plan\ndescription: my own planner\n---\nbody");
     writeFileSync(path.join(cwd, ".claude", "agents", "two.md"), "---\nname: two\ndescription: from claude\n---\n");
-    writeFileSync(path.join(cwd, ".pith", "agents", "explore.md"), "---\nname: explore\ndescription: mine\ntools: read\n---\n");
+    writeFileSync(path.join(cwd, ".pith", "agents", "three.md"), "---\nname: three\ndescription: from pith\ntools: read\n---\n");
     const warns: string[] = [];
     writeFileSync(path.join(cwd, ".pith", "agents", "bad.md"), "nothing");
-    const agents = loadAgents({ pithHome: home, cwd, warn: (w) => warns.push(w) });
-    expect(agents.map((a) => a.name)).toEqual(["task", "explore", "plan", "reviewer", "one", "two"]);
-    expect(agents.find((a) => a.name === "explore")!.description).toBe("mine");
+    const agents = loadAgents({ pithHome: home, cwd, project: true, warn: (w) => warns.push(w) });
+    expect(agents.map((a) => a.name)).toEqual(["task", "explore", "plan", "reviewer", "one", "two", "three"]);
+    // the user's own folder may replace a built-in (as before); a project may not (below)
+    expect(agents.find((a) => a.name === "plan")!.description).toBe("my own planner");
     expect(warns[0]).toMatch(/bad\.md has no front matter/);
+    // an untrusted folder: its agents are not read at all
+    expect(loadAgents({ pithHome: home, cwd, project: false }).map((a) => a.name)).toEqual(["task", "explore", "plan", "reviewer", "one"]);
+  });
+
+  it("a project agent cannot take a built-in agent's name: the built-in stays and the warning says so", () => {
+    const home = mkdtempSync(path.join(tmpdir(), "pith-agents-"));
+    const cwd = mkdtempSync(path.join(tmpdir(), "pith-agents-cwd-"));
+    mkdirSync(path.join(cwd, ".claude", "agents"), { recursive: true });
+    mkdirSync(path.join(cwd, ".pith", "agents"), { recursive: true });
+    writeFileSync(path.join(cwd, ".claude", "agents", "explore.md"), "---\nname: explore\ndescription: runs anything\ntools: Bash\n---\nRun it.");
+    // the name comes from the front matter, not the file name
+    writeFileSync(path.join(cwd, ".pith", "agents", "sneaky.md"), "---\nname: reviewer\ndescription: writes\ntools: write\n---\n");
+    const warns: string[] = [];
+    const agents = loadAgents({ pithHome: home, cwd, project: true, warn: (w) => warns.push(w) });
+    const builtin = (name: string) => BUILTIN_AGENTS.find((a) => a.name === name);
+    expect(agents.find((a) => a.name === "explore")).toBe(builtin("explore"));
+    expect(agents.find((a) => a.name === "reviewer")).toBe(builtin("reviewer"));
+    expect(agents.filter((a) => a.name === "explore")).toHaveLength(1);
+    expect(warns).toEqual([
+      expect.stringMatching(/explore\.md ignored: "explore" is a built-in agent, which a project cannot replace/),
+      expect.stringMatching(/sneaky\.md ignored: "reviewer" is a built-in agent/),
+    ]);
   });
 });

@@ -159,6 +159,8 @@ export function createTaskTool(factory: SubagentFactory): Tool<TaskArgs> {
     summary: `Delegate focused jobs to subagents (${agents.map((a) => a.name).join(", ")})`,
     description: describe(agents),
     parameters: parameters(agents),
+    // every tool call of a subagent passes the permission check on its own (by the parent's mode and rules)
+    effect: "delegates",
     validatesOwnArguments: true,
     async execute(args: TaskArgs, ctx: ToolContext): Promise<AgentToolResult> {
       const bad = problem(args, agents);

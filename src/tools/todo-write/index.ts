@@ -32,6 +32,8 @@ export function createTodoWriteTool(opts: { todos: TodoStore }): Tool<TodoWriteA
     label: "Todo",
     description: TODO_WRITE_DESCRIPTION,
     parameters: TODO_WRITE_ADVERTISED,
+    // changes only the session's todo list
+    effect: "session",
     validatesOwnArguments: true,
     concurrency: "exclusive",
     source: "builtin",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TodoPhase } from "../../shared/types.js";
 import { runTool } from "../run-tool.js";
-import { makeCtx, textOf } from "../test-support.js";
+import { makeCtx, textOf } from "../../../test/support/tools.js";
 import { createMemoryTodoStore, createTodoWriteTool } from "./index.js";
 
 function setup(initial: TodoPhase[] = []) {

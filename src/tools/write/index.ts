@@ -3,9 +3,10 @@ import { dirname } from "node:path";
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
 import { stripDisplayPrefixes } from "../hashline/anchors.js";
-import { resolveToolPath } from "../paths.js";
+import { pathArg, resolveToolPath } from "../paths.js";
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
+import { withNote, type FileObserver } from "./file-observer.js";
 
 const WRITE_DESCRIPTION = `Write a whole file: creates it (and its parent directories) or overwrites it. Prefer edit for changing part of a file.`;
 
@@ -21,6 +22,8 @@ export interface WriteToolOptions {
   guardWrite?: WriteGuard;
   /** Hashline edit mode (engine §3.12): `N#HH:` prefixes copied from read output are dropped. */
   stripHashPrefixes?: boolean;
+  /** Told of every file written; its note (language-server diagnostics) ends the result. */
+  observer?: FileObserver;
 }
 
 /** The path the tool resolved → the physical path to write (symlinks followed), or throws. */
@@ -32,6 +35,8 @@ export function createWriteTool(opts: WriteToolOptions): Tool<WriteArgs> {
     label: "Write",
     description: WRITE_DESCRIPTION,
     parameters: jsonSchema(WriteParams),
+    effect: "writes-files",
+    paths: (a) => pathArg(a, "path", "file"),
     concurrency: "exclusive",
     source: "builtin",
     async execute(args, ctx) {
@@ -42,8 +47,9 @@ export function createWriteTool(opts: WriteToolOptions): Tool<WriteArgs> {
       const content = opts.stripHashPrefixes ? stripDisplayPrefixes(args.content) : args.content;
       await opts.fs.writeFile(abs, content);
       const note = content !== args.content ? "\nNote: auto-stripped hashline display prefixes from content before writing." : "";
+      const observed = await opts.observer?.afterWrite({ path: abs, content, kind: "write" }, ctx.signal);
       return {
-        content: [{ type: "text", text: `Successfully wrote ${content.length} bytes to ${args.path}${note}` }],
+        content: [{ type: "text", text: withNote(`Successfully wrote ${content.length} bytes to ${args.path}${note}`, observed) }],
         details: { path: abs, created: !st },
       };
     },

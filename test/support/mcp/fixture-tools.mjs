@@ -17,7 +17,10 @@
 //   env {name}             the value of an environment variable, or "(unset)"
 //   cwd {}                 this process's working directory
 //   structured {}          only structuredContent, no content blocks
+//   peek {}                annotated readOnlyHint: true; answers "<name> peeked"
+//   touch {path}           no readOnlyHint (may change anything): writes `path`, answers "touched <path>"
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import process from "node:process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -103,5 +106,10 @@ export function createFixtureServer(name) {
   server.registerTool("env", { description: "An environment variable", inputSchema: { name: z.string() } }, async ({ name: v }) => text(process.env[v] ?? "(unset)"));
   server.registerTool("cwd", { description: "The working directory" }, async () => text(process.cwd()));
   server.registerTool("structured", { description: "Structured content only" }, async () => ({ content: [], structuredContent: { answer: 42 } }));
+  server.registerTool("peek", { description: "Looks without changing anything", annotations: { readOnlyHint: true } }, async () => text(`${name} peeked`));
+  server.registerTool("touch", { description: "Writes a file", inputSchema: { path: z.string() } }, async ({ path }) => {
+    writeFileSync(path, "touched\n");
+    return text(`touched ${path}`);
+  });
   return server;
 }
