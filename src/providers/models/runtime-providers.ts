@@ -10,17 +10,12 @@ import { type CommandRunner, hasValue, referencedEnvNames, resolveValue } from "
 import { chooseDefaultModel, type DefaultModelSettings } from "./default-model.js";
 import { checkProviderEntry, type ProviderConfig } from "./models-json.js";
 import { applyModelsJson } from "./models-json-apply.js";
-import type { ModelRegistry } from "./registry.js";
+import type { ModelRegistry, ScopedModelRegistry } from "./model-registry.js";
+
+export type { ScopedModelRegistry } from "./model-registry.js";
 
 type Env = Record<string, string | undefined>;
 
-/** A session's registry: the process's models plus the providers its extensions registered. */
-export interface ScopedModelRegistry extends ModelRegistry {
-  /** Adds or updates a provider (pi's ProviderConfig); throws a clear error for an unusable one. */
-  registerProvider(name: string, config: unknown): void;
-  /** Removes a registered provider: its models go, the process's own come back. No-op when unknown. */
-  unregisterProvider(name: string): void;
-}
 
 interface Entry {
   raw: Record<string, unknown>;
