@@ -212,4 +212,34 @@ describe("extension events in a session", () => {
       { type: "session_compact", entry: "compaction", fromExtension: false, reason: "manual" },
     ]);
   });
+
+  it("setSessionName: extensions hear session_info_changed with the new name", async () => {
+    const names: unknown[] = [];
+    let api!: ExtensionAPI;
+    await withExtension([{ steps: [{ text: "ok" }] }], (pi) => {
+      api = pi;
+      pi.on("session_info_changed", (e) => void names.push(e.name));
+    });
+    api.setSessionName("release work");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(names).toEqual(["release work"]);
+  });
+
+  it("newSession: setup writes into the new session, withSession gets a context for it", async () => {
+    const seen: unknown[] = [];
+    const t = await withExtension([{ steps: [{ text: "ok" }] }], (pi) =>
+      pi.registerCommand("fresh", {
+        handler: async (_a, ctx) => {
+          const before = ctx.sessionManager.getSessionId();
+          const result = await ctx.newSession({
+            setup: (sm) => void sm.appendCustomEntry("seed", { from: before }),
+            withSession: (c) => void seen.push({ changed: c.sessionManager.getSessionId() !== before, custom: c.sessionManager.getEntries().filter((e) => e.type === "custom").map((e) => (e as { customType?: string }).customType) }),
+          });
+          seen.push(result);
+        },
+      }),
+    );
+    await t.session.prompt("/fresh").done;
+    expect(seen).toEqual([{ changed: true, custom: ["seed"] }, { cancelled: false }]);
+  });
 });
