@@ -12,6 +12,8 @@ import { createNoopUi } from "../extensions/ui.js";
 import { convertToLlm, type AgentSession, type ExtensionBindings } from "../session/index.js";
 import { CliError, unknownOptionMessage, type ParsedArgs } from "./args.js";
 import { projectLayerOf } from "./project-layer.js";
+import { settingsExtensionPaths } from "./settings-extensions.js";
+import type { SettingsLayer } from "./settings.js";
 
 /**
  * Extensions loaded before the session to read their flags (never the project's: the folder's
@@ -35,7 +37,8 @@ export async function attachExtensions(
   o: { settle?: boolean } = {},
 ): Promise<void> {
   const onLoadError = (info: ExtensionErrorInfo) => (info.event === "load" ? stderr(errorLine(info)) : bindings.onError(info));
-  const load = () => loadFor(args, session.cwd, pithHome, session.trust.trusted, onLoadError);
+  const fromSettings = () => (args.noExtensions ? [] : (projectLayerOf(session)?.extensionPaths() ?? []));
+  const load = () => loadFor(args, fromSettings(), session.cwd, pithHome, session.trust.trusted, onLoadError);
   const preloaded = early?.cwd === session.cwd ? early.loaded : undefined;
   early = undefined;
   const loaded = preloaded ? await withProject(preloaded, args, session, onLoadError) : await load();
@@ -54,24 +57,32 @@ async function withProject(loaded: LoadedExtensions, args: ParsedArgs, session: 
   return { ...loaded, extensions: [...loaded.extensions, ...more.extensions] };
 }
 
-function loadFor(args: ParsedArgs, cwd: string, pithHome: string, project: boolean, onError: (info: ExtensionErrorInfo) => void): Promise<LoadedExtensions> {
+/** `fromSettings`: the settings' `extensions` lists, loaded before the command line's `-e`. */
+function loadFor(args: ParsedArgs, fromSettings: string[], cwd: string, pithHome: string, project: boolean, onError: (info: ExtensionErrorInfo) => void): Promise<LoadedExtensions> {
   // pi's packages see pith's home as their agent folder and pith's context conversion.
   const services = { agentDir: pithHome, convertToLlm: (messages: Parameters<typeof convertToLlm>[0]) => convertToLlm(messages) };
   const cliFlags = args.extensionFlags ?? [];
-  return loadExtensions({ cwd, pithHome, paths: args.extensions ?? [], discover: !args.noExtensions, project, onError, services, cliFlags });
+  return loadExtensions({ cwd, pithHome, paths: [...fromSettings, ...(args.extensions ?? [])], discover: !args.noExtensions, project, onError, services, cliFlags });
 }
 
 /**
  * Options pith does not know may be flags the extensions declare (pi's registerFlag). With
- * such options on the command line the `-e` and user-level extensions load now, before the
- * session: an option none of them declares is the usual usage error (exit 2). A boolean flag
+ * such options on the command line the `-e`, user-level and global settings' extensions load
+ * now, before the session: an option none of them declares is the usual usage error (exit 2). A boolean flag
  * gives a following argument back as a message. Without such options nothing loads here
  * (startup is unchanged).
  */
-export async function checkExtensionFlags(args: ParsedArgs, cwd: string, pithHome: string, stderr: (message: string) => void): Promise<void> {
+export async function checkExtensionFlags(
+  args: ParsedArgs,
+  global: SettingsLayer | undefined,
+  cwd: string,
+  pithHome: string,
+  stderr: (message: string) => void,
+): Promise<void> {
   const given = args.extensionFlags ?? [];
   if (given.length === 0) return;
-  const loaded = await loadFor(args, cwd, pithHome, false, (info) => stderr(errorLine(info)));
+  const fromSettings = args.noExtensions ? [] : settingsExtensionPaths(global, pithHome, cwd, false);
+  const loaded = await loadFor(args, fromSettings, cwd, pithHome, false, (info) => stderr(errorLine(info)));
   const flags = loaded.flags ?? resolveCliFlags([], given);
   const argOf = (flag: CliFlag) => given.find((g) => g.name === flag.name && g.value === flag.value);
   if (flags.unknown.length > 0) throw new CliError(unknownOptionMessage(argOf(flags.unknown[0])?.arg ?? `--${flags.unknown[0].name}`));

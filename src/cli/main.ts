@@ -37,9 +37,12 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const pithHome = pithHomeOf(env.env);
+  // The global settings are read once; each session adds its folder's project settings when that
+  // folder is trusted (project-layer.ts).
+  const global = readSettingsLayer("global", settingsPaths(pithHome, env.cwd).globalPath, env.log);
   try {
     // Options pith does not know may be extension flags: known only once the extensions are loaded.
-    await checkExtensionFlags(args, args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd, pithHome, env.log);
+    await checkExtensionFlags(args, global, args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd, pithHome, env.log);
   } catch (err) {
     return usageFailure(err, "");
   }
@@ -51,11 +54,9 @@ async function main(argv: string[]): Promise<number> {
     return usageFailure(err, "Error: ");
   }
   for (const note of displayOnlyNotes(args)) env.log(note);
-  // The global settings are read once; each session adds its folder's project settings when that
-  // folder is trusted (project-layer.ts).
   const rpcLike = mode === "rpc" || mode === "acp";
   const settings: SettingsSource = {
-    global: readSettingsLayer("global", settingsPaths(pithHome, env.cwd).globalPath, env.log),
+    global,
     finish: rpcLike ? applyRpcOverrides : (s) => s,
   };
   if (mode === "rpc") return runRpcMode(args, settings, env);

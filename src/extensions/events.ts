@@ -143,12 +143,12 @@ export interface BoundaryResult {
 }
 
 /** A dialog started or stopped waiting for the user (pi's UIPromptStartEvent / UIPromptEndEvent). */
-export interface UiPromptEvent {
-  type: "ui_prompt_start" | "ui_prompt_end";
+interface UiPromptFields {
   reason: "ui_prompt";
   kind: "select" | "confirm" | "input" | "editor" | "custom";
   title?: string;
 }
+export type UiPromptEvent = ({ type: "ui_prompt_start" } & UiPromptFields) | ({ type: "ui_prompt_end" } & UiPromptFields);
 
 /**
  * pi's `project_trust`: asked of user-level and `-e` extensions when the working folder holds a

@@ -10,7 +10,7 @@ import { modelsRegistry, testSession, testSettings } from "../../test/support/se
 import { createExtensionRuntime } from "../extensions/api.js";
 import { loadExtensionFactory, type LoadedExtensions } from "../extensions/loader.js";
 import type { ExtensionAPI, ExtensionErrorInfo } from "../extensions/types.js";
-import type { AgentMessage, AssistantMessage, Model } from "../shared/types.js";
+import type { AgentMessage, AgentSessionEvent, AssistantMessage, Model } from "../shared/types.js";
 import type { SessionSettings } from "./index.js";
 
 const SECOND: Model = { ...TEST_MODEL, id: "scripted-2", name: "Scripted 2" };
@@ -34,8 +34,7 @@ async function withExtension(replies: Reply[], factory: (pi: ExtensionAPI) => vo
 const userTexts = (messages: readonly AgentMessage[]) =>
   messages.flatMap((m) => (m.role === "user" ? [typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("")] : []));
 const lastRequest = (calls: { context: { messages: AgentMessage[] } }[]) => calls[calls.length - 1].context.messages;
-const ends = (events: readonly { type: string }[]) =>
-  events.flatMap((e) => (e.type === "message_end" ? [(e as { message: AgentMessage }).message] : []));
+const ends = (events: readonly AgentSessionEvent[]) => events.flatMap((e) => (e.type === "message_end" ? [e.message] : []));
 
 describe("extension events in a session", () => {
   it("input: a handler transforms the text the model gets, or handles it so no run starts", async () => {
