@@ -33,6 +33,7 @@ import type {
 import type { ExtensionHost } from "./host.js";
 import { expandPromptText, skillsPromptSection } from "./prompt-expansion.js";
 import type { LoadedResources } from "./resources.js";
+import { discoverResources, mergeResources } from "./discovered-resources.js";
 import {
   beforeAgentStartReducer,
   cancelReducer,
@@ -77,7 +78,7 @@ const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
 export class ExtensionRunner {
   private readonly list: LoadedExtension[];
   /** Skills and prompt templates the loaded packages declare. */
-  private readonly resources: LoadedResources | undefined;
+  private resources: LoadedResources | undefined;
   private readonly host: ExtensionHost;
   private readonly onError: ExtensionErrorListener;
   private readonly ctx: ExtensionContext;
@@ -292,6 +293,12 @@ export class ExtensionRunner {
     const tool = adaptExtensionTool(def, () => this.ctx);
     this.adapted.set(def, tool);
     return tool;
+  }
+
+  /** pi's `resources_discover`: the skills and prompt templates handlers name join the packages' own. */
+  async discoverResources(reason: "startup" | "reload"): Promise<void> {
+    const more = await discoverResources(this.list, this.ctx, reason, this.onError);
+    if (more) this.resources = mergeResources(this.resources, more);
   }
 
   /** Every extension's service status checks (get_integrations), in load order. */

@@ -3,6 +3,9 @@
 // `agent_before_settle` (entries and one more run), `sendMessage` with `triggerTurn` while idle,
 // `user_bash` operations, `registerProvider` (per session), the compaction events and
 // `ui_prompt_start` / `ui_prompt_end`.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { scriptedStream, TEST_MODEL, type Reply } from "../../test/support/agent.js";
 import { recordingUi } from "../../test/support/extensions.js";
@@ -16,6 +19,7 @@ import type { SessionSettings } from "./index.js";
 const SECOND: Model = { ...TEST_MODEL, id: "scripted-2", name: "Scripted 2" };
 
 interface Setup {
+  cwd?: string;
   models?: Model[];
   ui?: ReturnType<typeof recordingUi>;
   settings?: SessionSettings;
@@ -23,7 +27,7 @@ interface Setup {
 
 async function withExtension(replies: Reply[], factory: (pi: ExtensionAPI) => void, o: Setup = {}) {
   const { stream, calls } = scriptedStream(replies);
-  const t = testSession({ stream, sessionDir: null, registry: modelsRegistry(o.models ?? [TEST_MODEL]), settings: o.settings });
+  const t = testSession({ stream, sessionDir: null, registry: modelsRegistry(o.models ?? [TEST_MODEL]), settings: o.settings, cwd: o.cwd });
   const runtime = createExtensionRuntime(() => undefined);
   const loaded: LoadedExtensions = { runtime, extensions: [await loadExtensionFactory("/ext.ts", factory, runtime)] };
   const errors: ExtensionErrorInfo[] = [];
@@ -240,5 +244,23 @@ describe("extension events in a session", () => {
     );
     await t.session.prompt("/fresh").done;
     expect(seen).toEqual([{ changed: true, custom: ["seed"] }, { cancelled: false }]);
+  });
+
+  it("resources_discover: the skills and prompt templates a handler names become commands and expand", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "pith-discover-"));
+    mkdirSync(path.join(dir, "skills", "lint"), { recursive: true });
+    writeFileSync(path.join(dir, "skills", "lint", "SKILL.md"), "---\ndescription: Lints the code\n---\nRun the linter.\n");
+    writeFileSync(path.join(dir, "greet.md"), "---\ndescription: Greets\n---\nSay hello to $1.\n");
+    const reasons: string[] = [];
+    const t = await withExtension([{ steps: [{ text: "ok" }] }], (pi) =>
+      pi.on("resources_discover", (e) => {
+        reasons.push(e.reason);
+        return { skillPaths: [path.join(dir, "skills")], promptPaths: ["greet.md"] };
+      }),
+    { cwd: dir });
+    expect(reasons).toEqual(["startup"]);
+    expect(t.session.extensions.commands().map((c) => `${c.source}:${c.name}`)).toEqual(["prompt:greet", "skill:skill:lint"]);
+    await t.session.prompt("/greet Ada").done;
+    expect(userTexts(lastRequest(t.calls))).toEqual(["Say hello to Ada.\n"]);
   });
 });

@@ -29,7 +29,7 @@ export class SessionExtensions {
     if (loaded.extensions.length === 0 && !loaded.resources) return;
     this.runner = new ExtensionRunner(loaded, this.portFor(bindings), bindings.onError);
     await this.runner.emit({ type: "session_start", reason: "startup" });
-    await this.runner.emit({ type: "resources_discover", cwd: this.runner.context.cwd, reason: "startup" });
+    await this.runner.discoverResources("startup");
   }
 
   /**
@@ -43,7 +43,7 @@ export class SessionExtensions {
     this.loadedRuntime = loaded.runtime;
     this.runner = new ExtensionRunner(loaded, this.portFor(this.bindings), this.bindings.onError);
     await this.runner.emit({ type: "session_start", reason: "reload" });
-    await this.runner.emit({ type: "resources_discover", cwd: this.runner.context.cwd, reason: "reload" });
+    await this.runner.discoverResources("reload");
   }
 
   /**
