@@ -212,6 +212,10 @@ export interface MessageEndEventResult {
 export interface CancelResult {
   cancel?: boolean;
 }
+/** `session_before_tree`: cancel, or give the summary of the branch left behind yourself. */
+export interface SessionBeforeTreeResult extends CancelResult {
+  summary?: { summary: string; details?: unknown };
+}
 export interface SessionBeforeCompactResult extends CancelResult {
   compaction?: CompactionResult;
 }

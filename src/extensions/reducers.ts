@@ -13,6 +13,7 @@ import type {
   InputOutcome,
   MessageEndEventResult,
   SessionBeforeCompactResult,
+  SessionBeforeTreeResult,
   ToolCallEventResult,
   ToolResultEvent,
   ToolResultEventResult,
@@ -149,6 +150,20 @@ export function cancelReducer(): Reducer<unknown, SessionBeforeCompactResult & C
       if (r.cancel === true) found = { cancel: true };
       // Cast: a handler's compaction result is the extension's own object, passed on as pi does.
       else if (isObject(r.compaction)) found = { compaction: r.compaction as never };
+      return found !== undefined;
+    },
+    done: () => found,
+  };
+}
+
+/** `session_before_tree`: the first `{cancel: true}` or `{summary: {summary}}` wins. */
+export function treeReducer(): Reducer<unknown, SessionBeforeTreeResult> {
+  let found: SessionBeforeTreeResult | undefined;
+  return {
+    step(_e, r) {
+      if (!isObject(r)) return false;
+      if (r.cancel === true) found = { cancel: true };
+      else if (isObject(r.summary) && typeof r.summary.summary === "string") found = { summary: { summary: r.summary.summary, ...(r.summary.details !== undefined ? { details: r.summary.details } : {}) } };
       return found !== undefined;
     },
     done: () => found,

@@ -22,6 +22,7 @@ import type {
   InputOutcome,
   MessageEndEventResult,
   SessionBeforeCompactResult,
+  SessionBeforeTreeResult,
   SessionLifecycleEvent,
   ToolCallEvent,
   ToolCallEventResult,
@@ -42,6 +43,7 @@ import {
   messageEndReducer,
   toolCallReducer,
   toolResultReducer,
+  treeReducer,
   userBashReducer,
   type Reducer,
 } from "./reducers.js";
@@ -57,7 +59,8 @@ import type {
   ToolDefinition,
 } from "./types.js";
 
-type CancelEvent = Extract<SessionLifecycleEvent, { type: "session_before_switch" | "session_before_fork" | "session_before_tree" }>;
+type CancelEvent = Extract<SessionLifecycleEvent, { type: "session_before_switch" | "session_before_fork" }>;
+type TreeEvent = Extract<SessionLifecycleEvent, { type: "session_before_tree" }>;
 type MessageEndEvent = Extract<ExtensionEvent, { type: "message_end" }>;
 type CompactEvent = Extract<SessionLifecycleEvent, { type: "session_before_compact" }>;
 
@@ -71,7 +74,7 @@ const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
   user_bash: userBashReducer,
   session_before_switch: cancelReducer,
   session_before_fork: cancelReducer,
-  session_before_tree: cancelReducer,
+  session_before_tree: treeReducer,
   session_before_compact: cancelReducer,
 };
 
@@ -163,6 +166,7 @@ export class ExtensionRunner {
   emit(event: UserBashEvent): Promise<UserBashEventResult | undefined>;
   emit(event: MessageEndEvent): Promise<MessageEndEventResult | undefined>;
   emit(event: CancelEvent): Promise<CancelResult | undefined>;
+  emit(event: TreeEvent): Promise<SessionBeforeTreeResult | undefined>;
   emit(event: CompactEvent): Promise<SessionBeforeCompactResult | undefined>;
   emit(event: ExtensionEvent): Promise<void>;
   /** Never rejects. Result-bearing events answer their combined result, others undefined. */

@@ -15,6 +15,7 @@ import type {
   InputEventResult,
   ProjectTrustEventResult,
   SessionBeforeCompactResult,
+  SessionBeforeTreeResult,
   SessionLifecycleEvent,
   ToolCallEvent,
   ToolCallEventResult,
@@ -247,7 +248,7 @@ export interface EventResultMap {
   project_trust: ProjectTrustEventResult;
   session_before_switch: CancelResult;
   session_before_fork: CancelResult;
-  session_before_tree: CancelResult;
+  session_before_tree: SessionBeforeTreeResult;
   session_before_compact: SessionBeforeCompactResult;
 }
 export type EventOf<T extends ExtensionEventType> = Extract<ExtensionEvent, { type: T }>;

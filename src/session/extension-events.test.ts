@@ -263,4 +263,32 @@ describe("extension events in a session", () => {
     await t.session.prompt("/greet Ada").done;
     expect(userTexts(lastRequest(t.calls))).toEqual(["Say hello to Ada.\n"]);
   });
+
+  it("navigateTree with summarize: a session_before_tree handler's summary of the branch left behind is recorded", async () => {
+    const seen: unknown[] = [];
+    const t = await withExtension([{ steps: [{ text: "first" }] }, { steps: [{ text: "second" }] }, { steps: [{ text: "third" }] }], (pi) => {
+      pi.on("session_before_tree", (e) => {
+        seen.push({ wants: e.preparation.userWantsSummary, left: e.preparation.entriesToSummarize.map((x) => (x as { message?: { role: string } }).message?.role) });
+        return { summary: { summary: "explored option B", details: { n: 1 } } };
+      });
+      pi.on("session_tree", (e) => void seen.push({ summary: (e.summaryEntry as { summary?: string } | undefined)?.summary, fromExtension: e.fromExtension }));
+      pi.registerCommand("back", {
+        handler: async (_a, ctx) => {
+          const firstAnswer = ctx.sessionManager.getBranch().find((x) => x.type === "message" && x.message.role === "assistant");
+          seen.push(await ctx.navigateTree(firstAnswer!.id, { summarize: true }));
+        },
+      });
+    });
+    await t.session.prompt("one").done;
+    await t.session.prompt("two").done;
+    await t.session.prompt("/back").done;
+    await t.session.prompt("three").done;
+    expect(seen).toEqual([{ wants: true, left: ["user", "assistant"] }, { summary: "explored option B", fromExtension: true }, { cancelled: false }]);
+    const texts = userTexts(lastRequest(t.calls));
+    // The summary (as user text) and the next prompt reach the model; the branch left behind does not.
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toBe("one");
+    expect(texts[1]).toMatch(/<summary>\nexplored option B\n<\/summary>three$/);
+    expect(JSON.stringify(lastRequest(t.calls))).not.toContain("second");
+  });
 });

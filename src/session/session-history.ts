@@ -3,10 +3,11 @@
 // stats and the HTML export. Unlike the reference, a running turn is aborted with its closing
 // events visible: the host always sees the run end before the session changes.
 import path from "node:path";
-import type { ExtensionRunner } from "../extensions/index.js";
+import type { ExtensionRunner, PiSessionEntry } from "../extensions/index.js";
 import { PithError } from "../shared/errors.js";
 import type { AgentMessage } from "../shared/types.js";
 import type { Conversation } from "./conversation.js";
+import { toPiEntry } from "./extension-session-view.js";
 import { computeSessionStats, contextUsage, type SessionStats } from "./stats.js";
 import type { UserMessageRef } from "../store/branching.js";
 import { contentText } from "../store/message-text.js";
@@ -217,26 +218,35 @@ export class SessionHistory {
   /**
    * pi's tree navigation inside the open file: the next entry attaches to `targetId` (to its
    * parent for a user message, whose text the host may send again). Extensions may cancel it
-   * (`session_before_tree`) and hear `session_tree`. Summarizing the abandoned branch is not offered.
+   * (`session_before_tree`, which lists the entries of the branch left behind) and hear
+   * `session_tree`. With `summarize`, a `session_before_tree` handler gives the summary of that
+   * branch and it is recorded as a `branch_summary` entry; pith writes no summary of its own.
    */
   async navigateTree(targetId: unknown, options: { summarize?: boolean; label?: string } = {}): Promise<{ cancelled: boolean }> {
     const log = this.conversation.log;
     const entry = typeof targetId === "string" ? log.getEntry(targetId) : undefined;
     if (!entry) throw new PithError("invalid_request", `Entry ${String(targetId)} not found`);
-    if (options.summarize) throw new PithError("unavailable", "navigateTree: pith does not summarize the branch left behind; call it without summarize");
     const oldLeafId = log.leafId;
+    const newLeafId = entry.type === "message" && entry.message.role === "user" ? entry.parentId : entry.id;
     const ext = this.o.runner();
+    let summary: { summary: string; details?: unknown } | undefined;
     if (ext?.hasHandlers("session_before_tree")) {
-      const controller = new AbortController();
-      const preparation = { targetId: entry.id, oldLeafId, commonAncestorId: null, entriesToSummarize: [], userWantsSummary: false, ...(options.label ? { label: options.label } : {}) };
-      const result = await ext.emit({ type: "session_before_tree", preparation, signal: controller.signal });
+      const left = leftBehind(log.branch(), newLeafId === null ? [] : log.branch(newLeafId));
+      const preparation = { targetId: entry.id, oldLeafId, ...left, userWantsSummary: options.summarize === true, ...(options.label ? { label: options.label } : {}) };
+      const result = await ext.emit({ type: "session_before_tree", preparation, signal: new AbortController().signal });
       if (result?.cancel) return { cancelled: true };
+      summary = options.summarize ? result?.summary : undefined;
+    }
+    if (options.summarize && !summary) {
+      throw new PithError("unavailable", "navigateTree: pith does not summarize the branch left behind itself; a session_before_tree handler must return { summary }, or call it without summarize");
     }
     await this.o.quiesce();
-    const newLeafId = entry.type === "message" && entry.message.role === "user" ? entry.parentId : entry.id;
     log.moveLeaf(newLeafId);
+    const written = summary
+      ? log.append({ type: "branch_summary", fromId: oldLeafId ?? "root", summary: summary.summary, ...(summary.details !== undefined ? { details: summary.details } : {}), fromExtension: true })
+      : undefined;
     this.conversation.load();
-    await ext?.emit({ type: "session_tree", newLeafId, oldLeafId });
+    await ext?.emit({ type: "session_tree", newLeafId: log.leafId, oldLeafId, ...(written ? { summaryEntry: toPiEntry(written), fromExtension: true } : {}) });
     return { cancelled: false };
   }
 
@@ -264,4 +274,12 @@ export class SessionHistory {
     await ext.emit({ type: "session_shutdown", reason, ...(this.sessionFile ? { targetSessionFile: this.sessionFile } : {}) });
     await ext.emit({ type: "session_start", reason, ...(previous ? { previousSessionFile: previous } : {}) });
   }
+}
+
+/** The part of the old branch a move leaves behind: the entries after the deepest one both branches share. */
+function leftBehind(oldBranch: SessionEntry[], newBranch: SessionEntry[]): { commonAncestorId: string | null; entriesToSummarize: PiSessionEntry[] } {
+  const kept = new Set(newBranch.map((e) => e.id));
+  let common = -1;
+  for (let i = 0; i < oldBranch.length && kept.has(oldBranch[i].id); i++) common = i;
+  return { commonAncestorId: common >= 0 ? oldBranch[common].id : null, entriesToSummarize: oldBranch.slice(common + 1).map(toPiEntry) };
 }
