@@ -58,4 +58,20 @@ export default function extension(pi: ExtensionAPI): void {
   pi.setActiveTools(pi.getActiveTools());
   pi.sendMessage({ customType: "note", content: "hello", display: true }, { deliverAs: "nextTurn" });
   pi.events.on("ping", () => undefined);
+
+  pi.on("resources_discover", (event) => ({ skillPaths: [`${event.cwd}/skills`], promptPaths: [] }));
+  pi.on("message_end", (event) => (event.message.role === "assistant" ? { message: event.message } : undefined));
+  pi.on("session_before_tree", (event) => (event.preparation.userWantsSummary ? { summary: { summary: `${event.preparation.entriesToSummarize.length} entries` } } : undefined));
+  pi.on("agent_before_settle", (event) => (event.outcome === "completed" ? { continue: false } : undefined));
+  pi.on("user_bash", () => ({ operations: { exec: async (_command, _cwd, options) => (options.onData(Buffer.from("ok")), { exitCode: 0 }) } }));
+  pi.on("model_select", (event) => void event.previousModel);
+  pi.on("ui_prompt_start", (event) => void event.kind);
+  pi.registerProvider("corp", { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "CORP_KEY", models: [] });
+  pi.unregisterProvider("corp");
+  pi.registerCommand("fresh", {
+    handler: async (_args, ctx) => {
+      await ctx.newSession({ setup: async (sm) => void sm.appendCustomEntry("seed", {}), withSession: async (c) => c.sendUserMessage("go") });
+      await ctx.navigateTree(ctx.sessionManager.getLeafId() ?? "", { summarize: true });
+    },
+  });
 }
