@@ -66,6 +66,25 @@ export interface ParsedArgs {
   messages: string[];
   /** `@path` positional arguments, without the `@`. */
   fileArgs: string[];
+  /**
+   * `--name` options pith does not know, in order: flags an extension may declare
+   * (`pi.registerFlag`). They are checked once the extensions are loaded (see resolveExtensionFlags).
+   */
+  extensionFlags: ExtensionFlagArg[];
+}
+
+/** An option pith does not know, kept for the extensions to claim. */
+export interface ExtensionFlagArg {
+  /** Without the leading `--`. */
+  name: string;
+  /** `--name=value`, or the next argument when it does not look like an option or `@file`. */
+  value?: string;
+  /** The value came from the next argument (a boolean flag gives it back as a message). */
+  separate: boolean;
+  /** Where that message goes back among `messages`. */
+  messageIndex: number;
+  /** The argument as written (error messages). */
+  arg: string;
 }
 
 const MODES: readonly Mode[] = ["rpc", "acp", "json", "print"];
@@ -156,6 +175,7 @@ function emptyArgs(): ParsedArgs {
     help: false,
     messages: [],
     fileArgs: [],
+    extensionFlags: [],
   };
 }
 
@@ -180,7 +200,11 @@ export function parseArgs(argv: string[]): ParsedArgs {
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const name = ALIASES[eq === -1 ? arg : arg.slice(0, eq)] ?? (eq === -1 ? arg : arg.slice(0, eq));
     const flag = FLAGS[name];
-    if (!flag) throw new CliError(`Unknown option: ${arg} (see pith --help)`);
+    if (!flag && name.startsWith("--") && name.length > 2) {
+      i = keepExtensionFlag(args, argv, i, eq);
+      continue;
+    }
+    if (!flag) throw new CliError(unknownOptionMessage(arg));
     let used = false;
     const take = (): string => {
       used = true;
@@ -198,6 +222,31 @@ export function parseArgs(argv: string[]): ParsedArgs {
   splitModel(args);
   if (args.apiKey !== undefined && args.apiKeyFile !== undefined) throw new CliError("--api-key and --api-key-file exclude each other");
   return args;
+}
+
+export function unknownOptionMessage(arg: string): string {
+  return `Unknown option: ${arg} (see pith --help)`;
+}
+
+/**
+ * An unknown `--name` option (pi's rule): `--name=value`, or `--name value` when the next
+ * argument does not start with `-` or `@`, or `--name` alone. Returns the index of the last
+ * argument it used.
+ */
+function keepExtensionFlag(args: ParsedArgs, argv: string[], i: number, eq: number): number {
+  const arg = argv[i];
+  const base = { arg, messageIndex: args.messages.length };
+  if (eq !== -1) {
+    args.extensionFlags.push({ ...base, name: arg.slice(2, eq), value: arg.slice(eq + 1), separate: false });
+    return i;
+  }
+  const next = argv[i + 1];
+  if (next !== undefined && !next.startsWith("-") && !next.startsWith("@")) {
+    args.extensionFlags.push({ ...base, name: arg.slice(2), value: next, separate: true });
+    return i + 1;
+  }
+  args.extensionFlags.push({ ...base, name: arg.slice(2), separate: false });
+  return i;
 }
 
 /** `--model provider/id` without `--provider` names both. */

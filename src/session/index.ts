@@ -38,3 +38,4 @@ export type { Tool, ToolContext } from "../tools/types.js";
 export type { ExtensionUi, LoadedExtensions, ExtensionCommandInfo } from "../extensions/index.js";
 export { SubagentRegistry, type AgentProgress, type SubagentLifecycle, type SubagentProgressPayload, type SubagentSnapshot, type SubagentSubscriptionLevel } from "./subagent-registry.js";
 export { readSubagentTranscript, type SubagentTranscript } from "./subagent-transcript.js";
+export { convertToLlm } from "./convert-to-llm.js";

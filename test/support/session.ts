@@ -4,7 +4,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defaultSettings, toSessionSettings } from "../../src/cli/settings.js";
+import { CommandRunner } from "../../src/providers/models/config-value.js";
 import type { ModelRegistry } from "../../src/providers/models/registry.js";
+import { scopeRegistry } from "../../src/providers/models/runtime-providers.js";
 import type { StreamFn } from "../../src/providers/types.js";
 import type { AgentSessionEvent, Model } from "../../src/shared/types.js";
 import type { Tool } from "../../src/tools/types.js";
@@ -22,7 +24,7 @@ export function testSettings(edit?: (s: SessionSettings) => void): SessionSettin
 /** A registry that knows exactly `models`, all with credentials. */
 export function modelsRegistry(models: Model[] = [TEST_MODEL]): ModelRegistry {
   const find = (provider: string, id: string) => models.find((m) => m.provider === provider && m.id === id);
-  return {
+  const registry: ModelRegistry = {
     all: () => models,
     available: () => models,
     find,
@@ -34,7 +36,9 @@ export function modelsRegistry(models: Model[] = [TEST_MODEL]): ModelRegistry {
     defaultModel: () => models[0],
     credentialEnvNames: () => [],
     allowsUnknownModels: () => false,
+    scope: () => scopeRegistry(registry, {}, new CommandRunner({}), () => undefined),
   };
+  return registry;
 }
 
 export interface TestSessionOptions {

@@ -12,7 +12,11 @@ import { discoverAll } from "./discover-all.js";
 import { envApiKey, PROVIDER_ENV_VARS } from "./env-keys.js";
 import { loadModelsJson, type ProviderConfig } from "./models-json.js";
 import { applyModelsJson, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS, ZERO_COST } from "./models-json-apply.js";
+import type { ModelRegistry, ScopedModelRegistry } from "./model-registry.js";
+import { scopeRegistry } from "./runtime-providers.js";
 import { unknownModel } from "./unknown-model.js";
+
+export type { ModelRegistry } from "./model-registry.js";
 
 export interface ModelRegistryOptions {
   pithHome: string;
@@ -31,27 +35,6 @@ export interface ModelRegistryOptions {
   now?: () => number;
 }
 
-export interface ModelRegistry {
-  /** Catalogue + models.json + discovered models (+ models resolved so far), registry order. */
-  all(): Model[];
-  /** Models whose provider has credentials or is keyless. */
-  available(): Model[];
-  /** Exact provider + id match. A `scripted` id always matches (it names a script file). */
-  find(provider: string, id: string): Model | undefined;
-  /** Exact match, else an unknown id of a known provider → default limits and a warning. */
-  resolve(provider: string, id: string): Model | undefined;
-  getApiKey(provider: string): Promise<string | undefined>;
-  hasCredentials(provider: string): boolean;
-  /** Names of all known providers, registry order. */
-  providers(): string[];
-  /** Live discovery for providers with credentials; never throws. */
-  discover(signal?: AbortSignal): Promise<void>;
-  defaultModel(settings?: DefaultModelSettings): Model | undefined;
-  /** Every environment variable pith reads credentials from: the catalogue's and models.json's (`apiKey`, headers). */
-  credentialEnvNames(): string[];
-  /** The provider's models.json entry sets `allowUnknownModels`: ids nobody lists may be used. */
-  allowsUnknownModels(provider: string): boolean;
-}
 
 const key = (provider: string, id: string) => `${provider}\u0000${id}`;
 
@@ -227,6 +210,10 @@ class Registry implements ModelRegistry {
 
   defaultModel(settings?: DefaultModelSettings): Model | undefined {
     return chooseDefaultModel(this, settings);
+  }
+
+  scope(): ScopedModelRegistry {
+    return scopeRegistry(this, this.opts.env, this.runner, this.opts.warn);
   }
 
   credentialEnvNames(): string[] {
