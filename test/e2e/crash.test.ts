@@ -1,4 +1,4 @@
-// Crash safety (issue 6): pith is killed with SIGKILL at random points of scripted sessions,
+// Crash safety: pith is killed with SIGKILL at random points of scripted sessions,
 // dozens of times, and every time the session file must load and hold everything the host had
 // been told about before the kill.
 //
@@ -15,14 +15,22 @@
 // the stale lock of the killed process, truncating nothing that was acknowledged), or starts a
 // new session when the last one never reached the disk (and every sixth time anyway). After each kill the file is loaded
 // directly with `SessionStore.open` and, on the next start, over RPC (`get_messages`).
-// The kill delays come from a seeded PRNG; set CRASH_SEED to replay a failing run.
+// The kill points come from a seeded PRNG; set CRASH_SEED to replay a failing run. They are
+// counted in pith's own frames from the start of its first run (plus a few random
+// milliseconds), not in wall time: on a busy machine a timed kill lands during startup every
+// time, and the test would prove nothing about running turns or reloads.
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SessionStore } from "../../src/store/index.js";
 import { Pith, tempDir, type Frame } from "./harness.js";
 
-const ITERATIONS = 30;
+/** Kills in all, shared by the chains (CRASH_ITERATIONS for a longer soak). */
+const ITERATIONS = Number(process.env.CRASH_ITERATIONS ?? 30);
+/** Kill points are spread over this many frames after the first run starts (about three runs). */
+const KILL_SPAN_FRAMES = 90;
+/** Frames of one run of the script, about: a new session is killed within its first run half the time. */
+const RUN_FRAMES = 30;
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 
 function prng(seed: number): () => number {
@@ -37,10 +45,6 @@ function prng(seed: number): () => number {
   };
 }
 
-const open: Pith[] = [];
-afterEach(() => {
-  for (const p of open.splice(0)) if (p.child.exitCode === null) p.child.kill("SIGKILL");
-});
 
 /** A looping script: a tool call (ls), then a streamed text answer; usage is explicit. */
 function writeScript(dir: string): string {
@@ -97,8 +101,17 @@ async function drive(p: Pith, iter: number, rand: () => number, stopped: () => b
       await sleep(rand() * 30);
       continue;
     }
-    while (!stopped() && !p.frames.slice(from).some((f) => f.type === "agent_end")) await sleep(3);
+    if (stopped()) return;
+    // the run's end, or the kill (p.exited), whichever comes first
+    await Promise.race([p.waitFor((f) => f.type === "agent_end", 120_000, from).catch(() => undefined), p.exited]);
   }
+}
+
+/** Resolves once `count` more frames have arrived, or pith has exited. */
+async function framesLater(p: Pith, count: number): Promise<void> {
+  let left = count;
+  if (left <= 0) return;
+  await Promise.race([p.waitFor(() => --left <= 0, 120_000, p.frames.length).catch(() => undefined), p.exited]);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -117,9 +130,11 @@ function acknowledged(frames: Frame[], sent: string[]): Acked {
   return acked;
 }
 
-describe("crash safety", () => {
-  it(`every acknowledged entry survives kill -9 at random points (seed ${SEED})`, async () => {
-    const rand = prng(SEED);
+/** One chain of kills, each start continuing the file the previous kill left. */
+async function killChain(seed: number, iterations: number): Promise<void> {
+  const rand = prng(seed);
+  const open: Pith[] = [];
+  try {
     const home = tempDir("pith-crash-home-");
     const cwd = tempDir("pith-crash-cwd-");
     const script = writeScript(cwd);
@@ -130,7 +145,7 @@ describe("crash safety", () => {
     let reloads = 0;
     let killsMidRun = 0;
 
-    for (let iter = 0; iter < ITERATIONS; iter++) {
+    for (let iter = 0; iter < iterations; iter++) {
       // every sixth iteration starts a new session, so the lazy first write gets killed too
       if (iter % 6 === 5) file = undefined;
       const continued = file !== undefined;
@@ -146,8 +161,8 @@ describe("crash safety", () => {
         // a call the kill left without a result gets one in the context (the file is not rewritten)
         const recovered = (msgs.data.messages as Frame[]).filter((m) => m.role === "toolResult" && m.content?.[0]?.text === INTERRUPTED);
         const ctx = (msgs.data.messages as Frame[]).filter((m) => !recovered.includes(m)).map(keyOf);
-        expect(ctx, `iteration ${iter}: the reloaded context differs from the file (seed ${SEED})`).toEqual(expected);
-        expect(recovered.map((m) => m.toolCallId), `iteration ${iter}: recovered results (seed ${SEED})`).toEqual(unpaired);
+        expect(ctx, `iteration ${iter}: the reloaded context differs from the file (seed ${seed})`).toEqual(expected);
+        expect(recovered.map((m) => m.toolCallId), `iteration ${iter}: recovered results (seed ${seed})`).toEqual(unpaired);
         reloads++;
       } else {
         file = state.data.sessionFile as string;
@@ -158,8 +173,12 @@ describe("crash safety", () => {
 
       const sentNames = Array.from({ length: 1000 }, (_, k) => `name ${iter}.${k}`);
       let killed = false;
+      const runFrom = p.frames.length;
       const driving = drive(p, iter, rand, () => killed).catch((err: unknown) => err);
-      await sleep(rand() * 400);
+      await p.waitFor((f) => f.type === "agent_start", 60_000, runFrom);
+      const span = !continued && rand() < 0.5 ? RUN_FRAMES : KILL_SPAN_FRAMES;
+      await framesLater(p, Math.floor(rand() * span));
+      await sleep(rand() * 5);
       killed = true;
       p.child.kill("SIGKILL");
       if (p.events("agent_start").length > p.events("agent_end").length) killsMidRun++;
@@ -170,7 +189,7 @@ describe("crash safety", () => {
       const mustHold = [...expected, ...acked.messages];
       if (!fs.existsSync(file)) {
         // only a new session that never acknowledged an assistant reply may be absent
-        expect(continued, `iteration ${iter}: ${file} disappeared (seed ${SEED})`).toBe(false);
+        expect(continued, `iteration ${iter}: ${file} disappeared (seed ${seed})`).toBe(false);
         expect(acked.sawAssistant, `iteration ${iter}: an assistant reply was acknowledged but ${file} is missing`).toBe(false);
         file = undefined;
         continue;
@@ -179,21 +198,31 @@ describe("crash safety", () => {
       // load directly: never throws, holds every acknowledged message in order, nothing twice
       const store = SessionStore.open(file, { cwd, readOnly: true });
       const inFile = store.entries().flatMap((e) => (e.type === "message" ? [keyOf(e.message)] : []));
-      expect(missingFromSequence(mustHold, inFile), `iteration ${iter}: ${file} lost an acknowledged message (seed ${SEED})`).toBeUndefined();
+      expect(missingFromSequence(mustHold, inFile), `iteration ${iter}: ${file} lost an acknowledged message (seed ${seed})`).toBeUndefined();
       expect(new Set(inFile).size, "no message was written twice").toBe(inFile.length);
       expect(store.leafId).toBe(store.entries()[store.entries().length - 1]?.id ?? null);
       // the name: the last acknowledged one or one sent after it (written, not yet answered)
       const lastAcked = acked.names[acked.names.length - 1];
       const allowed = lastAcked !== undefined ? sentNames.slice(sentNames.indexOf(lastAcked)) : [diskName, ...sentNames];
-      expect(allowed, `iteration ${iter}: session name (seed ${SEED})`).toContain(store.name);
+      expect(allowed, `iteration ${iter}: session name (seed ${seed})`).toContain(store.name);
       diskName = store.name;
       // what the file holds beyond the acknowledged entries is what the next reload must show
       expected = inFile;
       unpaired = unpairedCalls(store.entries().flatMap((e) => (e.type === "message" ? [e.message as Frame] : [])));
     }
-    console.info(`crash test (seed ${SEED}): ${ITERATIONS} kills, ${reloads} reloads, ${killsMidRun} mid-run, ${expected.length} messages in the last file`);
+    console.info(`crash test (seed ${seed}): ${iterations} kills, ${reloads} reloads, ${killsMidRun} mid-run, ${expected.length} messages in the last file`);
     // the random points must really have hit running turns and reloads, or the test proves little
-    expect(reloads).toBeGreaterThan(ITERATIONS / 2);
-    expect(killsMidRun).toBeGreaterThan(ITERATIONS / 4);
-  }, 120_000);
+    expect(reloads).toBeGreaterThan(iterations / 2);
+    expect(killsMidRun).toBeGreaterThan(iterations / 4);
+  } finally {
+    for (const p of open) if (p.child.exitCode === null) p.child.kill("SIGKILL");
+  }
+}
+
+// Two independent chains (seeds SEED and SEED + 1) run side by side: each kill waits on a
+// process starting up, and two chains share that wait.
+describe("crash safety", () => {
+  for (const seed of [SEED, SEED + 1]) {
+    it.concurrent(`every acknowledged entry survives kill -9 at random points (seed ${seed})`, () => killChain(seed, Math.ceil(ITERATIONS / 2)), 120_000);
+  }
 });
