@@ -222,7 +222,8 @@ async function killChain(seed: number, iterations: number): Promise<void> {
 // Two independent chains (seeds SEED and SEED + 1) run side by side: each kill waits on a
 // process starting up, and two chains share that wait.
 describe("crash safety", () => {
+  const perChain = Math.ceil(ITERATIONS / 2);
   for (const seed of [SEED, SEED + 1]) {
-    it.concurrent(`every acknowledged entry survives kill -9 at random points (seed ${seed})`, () => killChain(seed, Math.ceil(ITERATIONS / 2)), 120_000);
+    it.concurrent(`every acknowledged entry survives kill -9 at random points (seed ${seed})`, () => killChain(seed, perChain), Math.max(120_000, perChain * 8_000));
   }
 });
