@@ -106,8 +106,10 @@ export class IndexedTree implements TreeView {
   }
   customEntries(type: "custom" | "custom_message", customType: string, onBranch = false): SessionEntry[] {
     const code = typeCode(type);
-    const onPath = onBranch ? new Set(this.pathRows(this.leaf)) : undefined;
-    return this.liveRows(0, (i) => (this.t.kinds[i] & TYPE_MASK) === code && this.t.customTypes.get(i) === customType && (onPath?.has(i) ?? true));
+    const wanted = (i: number) => !(this.t.kinds[i] & F_DELETED) && (this.t.kinds[i] & TYPE_MASK) === code && this.t.customTypes.get(i) === customType;
+    if (!onBranch) return this.liveRows(0, wanted);
+    // In path order (root to leaf), as the branch reads: a damaged file's path need not follow file order.
+    return this.read(this.pathRows(this.leaf).filter(wanted)).filter((e): e is SessionEntry => e !== undefined);
   }
 
   branch(leafId: string | null = this.leafId): SessionEntry[] {
