@@ -13,12 +13,6 @@ export interface VisionOptions {
   visionModel?: string;
 }
 
-function configured(registry: ModelRegistry, selector: string): Model | undefined {
-  const slash = selector.indexOf("/");
-  if (slash > 0) return registry.find(selector.slice(0, slash), selector.slice(slash + 1)) ?? registry.resolve(selector.slice(0, slash), selector.slice(slash + 1));
-  return registry.all().find((m) => m.id === selector);
-}
-
 function pick(o: VisionOptions): Model {
   const current = o.current();
   if (current?.input.includes("image")) return current;
@@ -27,7 +21,7 @@ function pick(o: VisionOptions): Model {
       `The current model ${current ? `${current.provider}/${current.id} ` : ""}does not take images and no vision model is configured: set images.visionModel (e.g. "anthropic/claude-sonnet-4-5").`,
     );
   }
-  const model = configured(o.registry, o.visionModel);
+  const model = o.registry.select(o.visionModel);
   if (!model) throw new Error(`images.visionModel ${o.visionModel} is not a known model.`);
   if (!model.input.includes("image")) throw new Error(`Resolved model ${model.provider}/${model.id} does not support image input. Configure a vision-capable model in images.visionModel.`);
   return model;

@@ -6,6 +6,7 @@ import path from "node:path";
 import { defaultSettings, toSessionSettings } from "../../src/cli/settings.js";
 import type { ModelRegistry } from "../../src/providers/models/registry.js";
 import type { StreamFn } from "../../src/providers/types.js";
+import { parseModelSelector } from "../../src/shared/model-selector.js";
 import type { AgentSessionEvent, Model } from "../../src/shared/types.js";
 import type { Tool } from "../../src/tools/types.js";
 import { TEST_MODEL } from "./agent.js";
@@ -27,6 +28,10 @@ export function modelsRegistry(models: Model[] = [TEST_MODEL]): ModelRegistry {
     available: () => models,
     find,
     resolve: find,
+    select: (selector) => {
+      const { provider, id } = typeof selector === "string" ? parseModelSelector(selector) : selector;
+      return provider === undefined ? models.find((m) => m.id === id) : find(provider, id);
+    },
     getApiKey: async () => "test-key",
     hasCredentials: () => true,
     providers: () => [...new Set(models.map((m) => m.provider))],

@@ -3,6 +3,7 @@
 // (network, cache files) runs only when the caller asks for it.
 import { anySignal } from "../../shared/abort.js";
 import { errorMessage } from "../../shared/errors.js";
+import { parseModelSelector, type ModelSelector } from "../../shared/model-selector.js";
 import type { Model } from "../../shared/types.js";
 import { SCRIPTED_PROVIDER, scriptedModel } from "../scripted/model.js";
 import { bundledCatalog, expandCatalog, type CatalogFile } from "./catalog.js";
@@ -40,6 +41,11 @@ export interface ModelRegistry {
   find(provider: string, id: string): Model | undefined;
   /** Exact match, else an unknown id of a known provider → default limits and a warning. */
   resolve(provider: string, id: string): Model | undefined;
+  /**
+   * The model a selector names: "provider/id" (or `{provider, id}`) resolves as `resolve` does;
+   * a bare id is the first model with that id in registry order.
+   */
+  select(selector: string | ModelSelector): Model | undefined;
   getApiKey(provider: string): Promise<string | undefined>;
   hasCredentials(provider: string): boolean;
   /** Names of all known providers, registry order. */
@@ -158,6 +164,12 @@ class Registry implements ModelRegistry {
       `Model ${provider}/${id} is not in the catalogue; using it with default limits (context ${model.contextWindow}, max output ${model.maxTokens}, zero cost)`,
     );
     return this.remember(model);
+  }
+
+  select(selector: string | ModelSelector): Model | undefined {
+    const { provider, id } = typeof selector === "string" ? parseModelSelector(selector) : selector;
+    if (provider !== undefined) return this.resolve(provider, id);
+    return this.all().find((m) => m.id === id);
   }
 
   private siblings(provider: string): Model[] {
