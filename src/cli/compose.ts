@@ -225,7 +225,7 @@ async function assemble(sh: Shared, o: BuildOptions, boxing: Promise<SessionSand
   const mcp = ownMcp ?? borrowMcp(o.parent!.mcp, o.agent && agentMcpFilter(o.agent));
   const fs = sh.parts.fs ?? createNodeFsOps();
   const lsp = o.parent ? o.parent.lsp : await setUpLsp({ settings, cwd, pathEnv: e.env.PATH, childEnv: layer.childEnv, boxed, fs, guardWrite: boxed?.guardWrite });
-  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel });
+  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel, timeouts: { firstByteTimeoutMs: settings.retry.firstByteTimeoutMs, idleTimeoutMs: settings.retry.idleTimeoutMs } });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome: sh.pithHome,
