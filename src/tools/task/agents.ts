@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { namePatternMatcher } from "../name-patterns.js";
+import { parseFrontMatter } from "../../shared/front-matter.js";
 import { EFFORTS, type ThinkingLevel } from "../../shared/types.js";
 import type { AgentDefinition } from "./types.js";
 
@@ -78,31 +79,22 @@ export function agentMcpFilter(def: Pick<AgentDefinition, "tools">): ((name: str
 
 const THINKING_LEVELS: readonly string[] = ["off", ...EFFORTS];
 
-/** Splits `---\nfront matter\n---\nbody`; undefined when the text has no front matter. */
+/**
+ * An agent definition from its Markdown: YAML front matter (the shared front-matter reader), the
+ * body as its system prompt; undefined when the text has no front matter. Throws
+ * PithError("config") naming the line when the front matter is not valid YAML.
+ */
 export function parseAgentMarkdown(text: string, source: string, warn?: (message: string) => void): AgentDefinition | undefined {
-  const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  if (!m) return undefined;
-  const fields = new Map<string, string>();
-  const lists = new Map<string, string[]>();
-  let lastKey: string | undefined;
-  for (const line of m[1]!.split(/\r?\n/)) {
-    const item = /^\s+-\s*(.+)$/.exec(line);
-    if (item && lastKey) {
-      lists.set(lastKey, [...(lists.get(lastKey) ?? []), unquote(item[1]!)]);
-      continue;
-    }
-    const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (!kv) continue;
-    lastKey = kv[1]!;
-    fields.set(lastKey, unquote(kv[2]!.trim()));
-  }
-  const name = fields.get("name") || path.basename(source).replace(/\.md$/i, "");
-  const def: AgentDefinition = { name, description: fields.get("description") ?? "", systemPrompt: m[2]!.trim(), source };
-  const tools = lists.get("tools") ?? splitList(fields.get("tools"));
+  const parsed = parseFrontMatter(text);
+  if (!parsed) return undefined;
+  const fields = parsed.data;
+  const name = textOf(fields.name) || path.basename(source).replace(/\.md$/i, "");
+  const def: AgentDefinition = { name, description: textOf(fields.description) ?? "", systemPrompt: parsed.body.trim(), source };
+  const tools = listOf(fields.tools);
   if (tools && tools.length > 0) def.tools = [...new Set(tools.map((n) => (Object.hasOwn(CLAUDE_CODE_TOOLS, n) ? CLAUDE_CODE_TOOLS[n]! : n)))];
-  const model = fields.get("model");
+  const model = textOf(fields.model);
   if (model && model !== "inherit") def.model = model;
-  const thinking = fields.get("thinkingLevel");
+  const thinking = textOf(fields.thinkingLevel);
   if (thinking && thinking !== "inherit") {
     if (THINKING_LEVELS.includes(thinking)) def.thinkingLevel = thinking as ThinkingLevel;
     else warn?.(`Agent definition ${source}: thinkingLevel "${thinking}" is not one of ${THINKING_LEVELS.join(", ")}; the parent's level is used`);
@@ -110,16 +102,21 @@ export function parseAgentMarkdown(text: string, source: string, warn?: (message
   return def;
 }
 
-function unquote(s: string): string {
-  return /^(["']).*\1$/.test(s) ? s.slice(1, -1) : s;
+/** A text field, trimmed (a block scalar's final line end included). */
+function textOf(v: unknown): string | undefined {
+  if (typeof v === "string") return v.trim();
+  if (typeof v === "boolean") return String(v);
+  return undefined;
 }
 
-function splitList(v: string | undefined): string[] | undefined {
-  if (v === undefined || v === "") return undefined;
-  return v
-    .replace(/^\[|\]$/g, "")
+/** A YAML list, or Claude Code's comma-separated `tools: Read, Grep`. */
+function listOf(v: unknown): string[] | undefined {
+  if (Array.isArray(v)) return v.flatMap((item) => textOf(item) ?? []).filter(Boolean);
+  const text = textOf(v);
+  if (!text) return undefined;
+  return text
     .split(",")
-    .map((s) => unquote(s.trim()))
+    .map((s) => s.trim())
     .filter(Boolean);
 }
 
