@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import { describe as suite, expect, it } from "vitest";
-import { describe, keyPath, schemaProblem } from "./explain.js";
+import { describe, keyPath, schemaProblem, schemaReport } from "./explain.js";
 
 const Schema = Type.Object({
   name: Type.String({ pattern: "\\S", expected: "a non-empty string" }),
@@ -33,5 +33,25 @@ suite("describe and keyPath", () => {
     expect(describe({ anyOf: [{ const: "a" }, { const: "b" }] })).toBe('"a" or "b"');
     expect(describe({ type: "integer" })).toBe("an integer");
     expect(keyPath(["a", 0, "b"])).toBe("a[0].b");
+  });
+});
+
+suite("schemaReport", () => {
+  const Closed = Type.Object(
+    {
+      inner: Type.Optional(Type.Object({ n: Type.Optional(Type.Integer({ minimum: 0, expected: "a non-negative integer" })) }, { additionalProperties: false })),
+      roots: Type.Optional(Type.Refine(Type.Array(Type.String(), { expected: "an array of paths" }), (v) => v.every((p) => p.startsWith("/")), (v) => `roots: ${JSON.stringify(v.find((p) => !p.startsWith("/")))} is not absolute`)),
+    },
+    { additionalProperties: false },
+  );
+
+  it("lists every unknown key of closed objects apart from the first real problem", () => {
+    expect(schemaReport(Closed, { x: 1, inner: { y: 2, n: -1 } })).toEqual({ unknown: ["x", "inner.y"], problem: { path: "inner.n", expected: "a non-negative integer" } });
+    expect(schemaReport(Closed, { x: 1 })).toEqual({ unknown: ["x"] });
+  });
+
+  it("passes on what a refinement says, and what the refined schema expects before that", () => {
+    expect(schemaReport(Closed, { roots: ["/a", "b"] }).problem).toEqual({ path: "roots", said: 'roots: "b" is not absolute' });
+    expect(schemaReport(Closed, { roots: "b" }).problem).toEqual({ path: "roots", expected: "an array of paths" });
   });
 });
