@@ -5,7 +5,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { namePatternMatcher } from "../name-patterns.js";
+import { Type, type Static } from "typebox";
+import { PithError } from "../../shared/errors.js";
 import { parseFrontMatter } from "../../shared/front-matter.js";
+import { schemaProblem } from "../../shared/schema/explain.js";
 import { EFFORTS, type ThinkingLevel } from "../../shared/types.js";
 import type { AgentDefinition } from "./types.js";
 
@@ -80,44 +83,48 @@ export function agentMcpFilter(def: Pick<AgentDefinition, "tools">): ((name: str
 const THINKING_LEVELS: readonly string[] = ["off", ...EFFORTS];
 
 /**
+ * The front matter of an agent definition (Claude Code's keys; others, such as `color`, are
+ * ignored). `tools` is a YAML list or Claude Code's comma-separated text.
+ */
+const AgentFrontMatterSchema = Type.Object({
+  name: Type.Optional(Type.String({ expected: "text" })),
+  description: Type.Optional(Type.String({ expected: "text" })),
+  tools: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { expected: "a list of tool names (YAML list or comma-separated text)" })),
+  model: Type.Optional(Type.String({ expected: 'text ("provider/id", an id, or "inherit")' })),
+  thinkingLevel: Type.Optional(Type.Union([...THINKING_LEVELS, "inherit"].map((l) => Type.Literal(l)))),
+});
+type AgentFrontMatter = Static<typeof AgentFrontMatterSchema>;
+
+/**
  * An agent definition from its Markdown: YAML front matter (the shared front-matter reader), the
  * body as its system prompt; undefined when the text has no front matter. Throws
- * PithError("config") naming the line when the front matter is not valid YAML.
+ * PithError("config") naming the line for invalid YAML, or the key and what it must be for a
+ * value of the wrong kind; an unknown thinking level is only warned about (the parent's is used).
  */
 export function parseAgentMarkdown(text: string, source: string, warn?: (message: string) => void): AgentDefinition | undefined {
   const parsed = parseFrontMatter(text);
   if (!parsed) return undefined;
-  const fields = parsed.data;
-  const name = textOf(fields.name) || path.basename(source).replace(/\.md$/i, "");
-  const def: AgentDefinition = { name, description: textOf(fields.description) ?? "", systemPrompt: parsed.body.trim(), source };
-  const tools = listOf(fields.tools);
-  if (tools && tools.length > 0) def.tools = [...new Set(tools.map((n) => (Object.hasOwn(CLAUDE_CODE_TOOLS, n) ? CLAUDE_CODE_TOOLS[n]! : n)))];
-  const model = textOf(fields.model);
+  const fields = checkedFrontMatter(parsed.data, source, warn);
+  const name = fields.name?.trim() || path.basename(source).replace(/\.md$/i, "");
+  const def: AgentDefinition = { name, description: fields.description?.trim() ?? "", systemPrompt: parsed.body.trim(), source };
+  const tools = (typeof fields.tools === "string" ? fields.tools.split(",") : (fields.tools ?? [])).map((s) => s.trim()).filter(Boolean);
+  if (tools.length > 0) def.tools = [...new Set(tools.map((n) => (Object.hasOwn(CLAUDE_CODE_TOOLS, n) ? CLAUDE_CODE_TOOLS[n]! : n)))];
+  const model = fields.model?.trim();
   if (model && model !== "inherit") def.model = model;
-  const thinking = textOf(fields.thinkingLevel);
-  if (thinking && thinking !== "inherit") {
-    if (THINKING_LEVELS.includes(thinking)) def.thinkingLevel = thinking as ThinkingLevel;
-    else warn?.(`Agent definition ${source}: thinkingLevel "${thinking}" is not one of ${THINKING_LEVELS.join(", ")}; the parent's level is used`);
-  }
+  if (fields.thinkingLevel && fields.thinkingLevel !== "inherit") def.thinkingLevel = fields.thinkingLevel as ThinkingLevel;
   return def;
 }
 
-/** A text field, trimmed (a block scalar's final line end included). */
-function textOf(v: unknown): string | undefined {
-  if (typeof v === "string") return v.trim();
-  if (typeof v === "boolean") return String(v);
-  return undefined;
-}
-
-/** A YAML list, or Claude Code's comma-separated `tools: Read, Grep`. */
-function listOf(v: unknown): string[] | undefined {
-  if (Array.isArray(v)) return v.flatMap((item) => textOf(item) ?? []).filter(Boolean);
-  const text = textOf(v);
-  if (!text) return undefined;
-  return text
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
+function checkedFrontMatter(data: Record<string, unknown>, source: string, warn?: (message: string) => void): AgentFrontMatter {
+  let problem = schemaProblem(AgentFrontMatterSchema, data);
+  if (problem?.path === "thinkingLevel") {
+    warn?.(`Agent definition ${source}: thinkingLevel "${String(data.thinkingLevel)}" is not one of ${THINKING_LEVELS.join(", ")}; the parent's level is used`);
+    const { thinkingLevel: _dropped, ...rest } = data;
+    data = rest;
+    problem = schemaProblem(AgentFrontMatterSchema, data);
+  }
+  if (problem) throw new PithError("config", `front-matter key ${problem.path}: expected ${problem.expected ?? "a value"}`);
+  return data as AgentFrontMatter;
 }
 
 /** The project's agent folders, in load order (a later one wins by name). */

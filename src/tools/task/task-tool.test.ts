@@ -160,8 +160,11 @@ describe("agent definitions", () => {
     expect(parseAgentMarkdown("---\nname: f\ndescription: >\n  one\n  two\n---\n", "/f.md")?.description).toBe("one two");
   });
 
-  it("refuses front matter that is not valid YAML, naming the line", () => {
+  it("refuses front matter that is not valid YAML, naming the line, or a value of the wrong kind, naming the key", () => {
     expect(() => parseAgentMarkdown('---\nname: x\ndescription: "open\n---\n', "/x.md")).toThrow(/front-matter line 3: Missing closing "quote/);
+    expect(() => parseAgentMarkdown("---\nname: x\ntools:\n  read: true\n---\n", "/x.md")).toThrow("front-matter key tools: expected a list of tool names (YAML list or comma-separated text)");
+    expect(() => parseAgentMarkdown("---\nname: [a, b]\n---\n", "/x.md")).toThrow("front-matter key name: expected text");
+    expect(() => parseAgentMarkdown("---\nname: x\ntools: [read, [grep]]\n---\n", "/x.md")).toThrow(/front-matter key tools/);
   });
 
   it("reads thinkingLevel; an unknown level is reported and left out", () => {
