@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { emptyAssistantMessage, type AssistantMessage, type AssistantMessageEvent, type Model } from "../shared/types.js";
+import { TEST_MODEL } from "../../test/support/agent.js";
 import { complete } from "./complete.js";
 import type { LlmContext, StreamFn, StreamOptions } from "./types.js";
 
-const model: Model = {
-  id: "m",
-  name: "M",
-  api: "scripted",
-  provider: "scripted",
-  baseUrl: "http://127.0.0.1:1",
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 1000,
-  maxTokens: 100,
-};
+const model: Model = TEST_MODEL;
 
 const text = (t: string): AssistantMessage => ({
   ...emptyAssistantMessage(model, 0, "stop"),
