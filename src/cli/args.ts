@@ -1,4 +1,5 @@
 // Command-line parsing: argv → ParsedArgs, pure (no env, no I/O). Errors are CliError with an exit code.
+import { parseModelSelector } from "../shared/model-selector.js";
 import type { ThinkingLevel } from "../shared/types.js";
 
 export type Mode = "rpc" | "acp" | "json" | "print";
@@ -252,10 +253,10 @@ function keepExtensionFlag(args: ParsedArgs, argv: string[], i: number, eq: numb
 /** `--model provider/id` without `--provider` names both. */
 function splitModel(args: ParsedArgs): void {
   if (!args.model || args.provider) return;
-  const slash = args.model.indexOf("/");
-  if (slash <= 0 || slash === args.model.length - 1) return;
-  args.provider = args.model.slice(0, slash);
-  args.model = args.model.slice(slash + 1);
+  const { provider, id } = parseModelSelector(args.model);
+  if (provider === undefined || id === "") return;
+  args.provider = provider;
+  args.model = id;
 }
 
 /**

@@ -120,7 +120,7 @@ export async function composeSession(args: ParsedArgs, source: SettingsSource, e
     pithHome,
     registry,
     storage,
-    scoped: (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m),
+    scoped: (args.models ?? []).map((s) => registry.select(s)).filter((m): m is Model => !!m),
     tempDir,
     rgPath: findOnPath("rg", e.env.PATH),
     layers,
@@ -225,7 +225,7 @@ async function assemble(sh: Shared, o: BuildOptions, boxing: Promise<SessionSand
   const mcp = ownMcp ?? borrowMcp(o.parent!.mcp, o.agent && agentMcpFilter(o.agent));
   const fs = sh.parts.fs ?? createNodeFsOps();
   const lsp = o.parent ? o.parent.lsp : await setUpLsp({ settings, cwd, pathEnv: e.env.PATH, childEnv: layer.childEnv, boxed, fs, guardWrite: boxed?.guardWrite });
-  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel });
+  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel, timeouts: { firstByteTimeoutMs: settings.retry.firstByteTimeoutMs, idleTimeoutMs: settings.retry.idleTimeoutMs } });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome: sh.pithHome,
@@ -320,7 +320,7 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession, in
     sessionDir: o.sessionDir,
     cwd: o.cwd,
     parent,
-    resolveModel: (selector) => resolveSelector(sh.registry, selector),
+    resolveModel: (selector) => sh.registry.select(selector),
     build: async (b) => {
       const session = await buildSession(sh, { ...b, cwd: o.cwd, layer: o.layer, sessionDir: o.sessionDir, parent: inherit() });
       // A subagent runs the extensions every session of this process runs, so their tool_call
@@ -342,7 +342,7 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
   if ((p.provider === undefined) !== (p.modelId === undefined)) throw new PithError("invalid_request", "create_session needs both provider and modelId, or neither");
   let model = current.models.current;
   if (p.provider !== undefined && p.modelId !== undefined) {
-    model = sh.registry.find(p.provider, p.modelId) ?? sh.registry.resolve(p.provider, p.modelId);
+    model = sh.registry.select({ provider: p.provider, id: p.modelId });
     if (!model) throw new PithError("not_found", `Model not found: ${p.provider}/${p.modelId}`);
   }
   const noSession = p.noSession ?? sh.args.noSession ?? false;
@@ -402,25 +402,14 @@ function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: 
   return storage.create({ dir: sessionDir, cwd });
 }
 
-/** `provider/id`, or an id searched across providers. */
-function resolveSelector(registry: ModelRegistry, selector: string): Model | undefined {
-  const slash = selector.indexOf("/");
-  if (slash > 0) {
-    const provider = selector.slice(0, slash);
-    const id = selector.slice(slash + 1);
-    return registry.find(provider, id) ?? registry.resolve(provider, id);
-  }
-  return registry.all().find((m) => m.id === selector);
-}
-
 function pickModel(args: ParsedArgs, settings: Settings, registry: ModelRegistry): Model | undefined {
   if (args.provider && args.model) {
-    const model = registry.find(args.provider, args.model) ?? registry.resolve(args.provider, args.model);
+    const model = registry.select({ provider: args.provider, id: args.model });
     if (!model) throw new PithError("config", `Model not found: ${args.provider}/${args.model}`);
     return model;
   }
   if (args.model) {
-    const model = resolveSelector(registry, args.model);
+    const model = registry.select(args.model);
     if (!model) throw new PithError("config", `Model not found: ${args.model}`);
     return model;
   }

@@ -34,7 +34,9 @@ const LAZY = [
 ];
 
 /** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */
-const NEVER_EAGER = ["node_modules/@modelcontextprotocol/sdk/", "src/mcp/open-client.ts", "src/mcp/stdio-transport.ts"];
+/** The MCP SDK and the modules that open connections: loaded with the first server only. */
+const MCP_LAZY = ["node_modules/@modelcontextprotocol/sdk/", "src/mcp/open-client.ts", "src/mcp/stdio-transport.ts"];
+const NEVER_EAGER = [...MCP_LAZY, "node_modules/yaml/"];
 
 /** The language-server packages: loaded with the first server start, never with the layer. */
 const LSP_PACKAGES = ["node_modules/vscode-jsonrpc/", "node_modules/vscode-languageserver-protocol/", "src/lsp/server-process.ts"];
@@ -74,7 +76,7 @@ describe("startup bundle", () => {
   it("importing the MCP layer does not load the MCP SDK: only the first connection does", async () => {
     const { eager, all } = await split("mcp");
     expect(eager).toContain("src/mcp/manager.ts");
-    for (const lazy of NEVER_EAGER) {
+    for (const lazy of MCP_LAZY) {
       expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
       expect(eager.filter((i) => i.includes(lazy)), `${lazy} is loaded with src/mcp/index.ts`).toEqual([]);
     }

@@ -8,6 +8,7 @@ import { CommandRunner } from "../../src/providers/models/config-value.js";
 import type { ModelRegistry } from "../../src/providers/models/registry.js";
 import { scopeRegistry } from "../../src/providers/models/runtime-providers.js";
 import type { StreamFn } from "../../src/providers/types.js";
+import { parseModelSelector } from "../../src/shared/model-selector.js";
 import type { AgentSessionEvent, Model } from "../../src/shared/types.js";
 import type { Tool } from "../../src/tools/types.js";
 import { TEST_MODEL } from "./agent.js";
@@ -29,6 +30,10 @@ export function modelsRegistry(models: Model[] = [TEST_MODEL]): ModelRegistry {
     available: () => models,
     find,
     resolve: find,
+    select: (selector) => {
+      const { provider, id } = typeof selector === "string" ? parseModelSelector(selector) : selector;
+      return provider === undefined ? models.find((m) => m.id === id) : find(provider, id);
+    },
     getApiKey: async () => "test-key",
     hasCredentials: () => true,
     providers: () => [...new Set(models.map((m) => m.provider))],

@@ -1,6 +1,7 @@
 // What the model registry offers: the process's registry and a session's layer over it.
 import type { Model } from "../../shared/types.js";
 import type { DefaultModelSettings } from "./default-model.js";
+import { parseModelSelector, type ModelSelector } from "../../shared/model-selector.js";
 
 export interface ModelRegistry {
   /** Catalogue + models.json + discovered models (+ models resolved so far), registry order. */
@@ -11,6 +12,11 @@ export interface ModelRegistry {
   find(provider: string, id: string): Model | undefined;
   /** Exact match, else an unknown id of a known provider → default limits and a warning. */
   resolve(provider: string, id: string): Model | undefined;
+  /**
+   * The model a selector names: "provider/id" (or `{provider, id}`) resolves as `resolve` does;
+   * a bare id is the first model with that id in registry order.
+   */
+  select(selector: string | ModelSelector): Model | undefined;
   getApiKey(provider: string): Promise<string | undefined>;
   hasCredentials(provider: string): boolean;
   /** Names of all known providers, registry order. */
@@ -32,4 +38,11 @@ export interface ScopedModelRegistry extends ModelRegistry {
   registerProvider(name: string, config: unknown): void;
   /** Removes a registered provider: its models go, the process's own come back. No-op when unknown. */
   unregisterProvider(name: string): void;
+}
+
+/** A selector looked up in a registry: "provider/id" resolves, a bare id is the first model with that id. */
+export function selectModel(r: Pick<ModelRegistry, "resolve" | "all">, selector: string | ModelSelector): Model | undefined {
+  const { provider, id } = typeof selector === "string" ? parseModelSelector(selector) : selector;
+  if (provider !== undefined) return r.resolve(provider, id);
+  return r.all().find((m) => m.id === id);
 }

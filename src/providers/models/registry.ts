@@ -3,6 +3,7 @@
 // (network, cache files) runs only when the caller asks for it.
 import { anySignal } from "../../shared/abort.js";
 import { errorMessage } from "../../shared/errors.js";
+import type { ModelSelector } from "../../shared/model-selector.js";
 import type { Model } from "../../shared/types.js";
 import { SCRIPTED_PROVIDER, scriptedModel } from "../scripted/model.js";
 import { bundledCatalog, expandCatalog, type CatalogFile } from "./catalog.js";
@@ -12,7 +13,7 @@ import { discoverAll } from "./discover-all.js";
 import { envApiKey, PROVIDER_ENV_VARS } from "./env-keys.js";
 import { loadModelsJson, type ProviderConfig } from "./models-json.js";
 import { applyModelsJson, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS, ZERO_COST } from "./models-json-apply.js";
-import type { ModelRegistry, ScopedModelRegistry } from "./model-registry.js";
+import { selectModel, type ModelRegistry, type ScopedModelRegistry } from "./model-registry.js";
 import { scopeRegistry } from "./runtime-providers.js";
 import { unknownModel } from "./unknown-model.js";
 
@@ -141,6 +142,10 @@ class Registry implements ModelRegistry {
       `Model ${provider}/${id} is not in the catalogue; using it with default limits (context ${model.contextWindow}, max output ${model.maxTokens}, zero cost)`,
     );
     return this.remember(model);
+  }
+
+  select(selector: string | ModelSelector): Model | undefined {
+    return selectModel(this, selector);
   }
 
   private siblings(provider: string): Model[] {

@@ -10,7 +10,8 @@ import { type CommandRunner, hasValue, referencedEnvNames, resolveValue } from "
 import { chooseDefaultModel, type DefaultModelSettings } from "./default-model.js";
 import { checkProviderEntry, type ProviderConfig } from "./models-json.js";
 import { applyModelsJson } from "./models-json-apply.js";
-import type { ModelRegistry, ScopedModelRegistry } from "./model-registry.js";
+import { selectModel, type ModelRegistry, type ScopedModelRegistry } from "./model-registry.js";
+import type { ModelSelector } from "../../shared/model-selector.js";
 
 export type { ScopedModelRegistry } from "./model-registry.js";
 
@@ -94,6 +95,10 @@ class ScopedRegistry implements ScopedModelRegistry {
 
   resolve(provider: string, id: string): Model | undefined {
     return this.entries.get(provider)?.models ? this.find(provider, id) : this.base.resolve(provider, id);
+  }
+
+  select(selector: string | ModelSelector): Model | undefined {
+    return selectModel(this, selector);
   }
 
   async getApiKey(provider: string): Promise<string | undefined> {
