@@ -3,7 +3,8 @@
 import { releaseAllLocks } from "../session/index.js";
 import { killAllProcessGroups } from "../tools/ops/process-groups.js";
 import { errorMessage } from "../shared/errors.js";
-import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
+import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode, type Mode, type ParsedArgs } from "./args.js";
+import { SERVE_HELP, splitServeArgs, type ServeFlags } from "./serve-args.js";
 import { applyRpcOverrides, readSettingsLayer, settingsPaths } from "./settings.js";
 import type { SettingsSource } from "./project-layer.js";
 import { pithHomeOf, type Environment } from "./compose.js";
@@ -20,8 +21,11 @@ async function main(argv: string[]): Promise<number> {
   if (masked) log(`pith: could not hide --api-key from /proc/${process.pid}/cmdline (${masked}); processes of this user can read it there`);
   const env: Environment = { env: process.env, cwd: process.cwd(), log, hideSecrets: (names) => hideSecrets(names, log) };
   let args;
+  // `pith serve ...`: its own flags first, the session flags as every mode has them
+  let serve: ReturnType<typeof splitServeArgs> | undefined;
   try {
-    args = parseArgs(argv);
+    if (argv[0] === "serve") serve = splitServeArgs(argv.slice(1));
+    args = parseArgs(serve ? serve.rest : argv);
     if (args.apiKeyFile !== undefined) args.apiKey = readApiKeyFile(args.apiKeyFile, env.cwd);
   } catch (err) {
     if (err instanceof CliError) {
@@ -31,16 +35,16 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   if (args.help) {
-    process.stdout.write(HELP_TEXT);
+    process.stdout.write(HELP_TEXT + SERVE_HELP);
     return 0;
   }
   if (args.version) {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  let mode;
+  let mode: Mode | "serve";
   try {
-    mode = resolveMode(args, { stdinIsTTY: process.stdin.isTTY === true });
+    mode = serve ? "serve" : resolveMode(args, { stdinIsTTY: process.stdin.isTTY === true });
     if (mode === "rpc" || mode === "acp") rejectFileArgsInRpc(args);
   } catch (err) {
     if (err instanceof CliError) {
@@ -53,18 +57,33 @@ async function main(argv: string[]): Promise<number> {
   const pithHome = pithHomeOf(env.env);
   // The global settings are read once; each session adds its folder's project settings when that
   // folder is trusted (project-layer.ts).
-  const rpcLike = mode === "rpc" || mode === "acp";
+  const rpcLike = mode === "rpc" || mode === "acp" || mode === "serve";
   const settings: SettingsSource = {
     global: readSettingsLayer("global", settingsPaths(pithHome, env.cwd).globalPath, env.log),
     finish: rpcLike ? applyRpcOverrides : (s) => s,
   };
   if (mode === "rpc") return runRpcMode(args, settings, env);
+  if (mode === "serve") return runServe(args, serve!.flags, settings, env);
   if (mode === "acp") {
     // loaded only here: the ACP SDK stays out of the other modes' startup
     const { runAcpMode } = await import("./modes/acp.js");
     return runAcpMode(args, settings, env);
   }
   return runPrintMode(args, settings, env, mode);
+}
+
+/** `pith serve`: loaded only here, so the WebSocket server stays out of the other modes' startup. */
+async function runServe(args: ParsedArgs, flags: ServeFlags, settings: SettingsSource, env: Environment): Promise<number> {
+  const { runServeMode } = await import("./modes/serve.js");
+  try {
+    return await runServeMode(args, flags, settings, env);
+  } catch (err) {
+    if (err instanceof CliError) {
+      process.stderr.write(`Error: ${err.message}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  }
 }
 
 /** Credentials leave pith's /proc entries once; a failure is said once (children could read them there). */

@@ -227,6 +227,16 @@ export class RpcServer {
     return 0;
   }
 
+  /** Resolves once every session's queued commands are answered and no run is going on (draining). */
+  async idle(): Promise<void> {
+    await Promise.all(
+      this.router.all().map(async (slot) => {
+        await slot.queue;
+        await slot.session.waitForSettled();
+      }),
+    );
+  }
+
   /**
    * The host is gone (its connection closed): commands still queued fail, every run is aborted,
    * dialogs and host tool calls end, and every session (the first one too) is flushed, closed and

@@ -34,7 +34,7 @@ const LAZY = [
 ];
 
 /** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */
-const NEVER_EAGER = ["node_modules/@modelcontextprotocol/sdk/", "src/mcp/open-client.ts", "src/mcp/stdio-transport.ts"];
+const NEVER_EAGER = ["node_modules/ws/", "src/serve/", "node_modules/@modelcontextprotocol/sdk/", "src/mcp/open-client.ts", "src/mcp/stdio-transport.ts"];
 
 /** The language-server packages: loaded with the first server start, never with the layer. */
 const LSP_PACKAGES = ["node_modules/vscode-jsonrpc/", "node_modules/vscode-languageserver-protocol/", "src/lsp/server-process.ts"];
