@@ -14,6 +14,8 @@ export interface ServeFlags {
   drainTimeoutS: number;
   maxMessageBytes: number;
   maxOutboundBytes: number;
+  /** Seconds frames may wait unread before the client is disconnected. */
+  sendTimeoutS: number;
 }
 
 const MIB = 1024 * 1024;
@@ -35,6 +37,7 @@ const FLAGS: Record<string, ServeFlag | null> = {
   "--drain-timeout": (f, v) => (f.drainTimeoutS = wholeNumber("--drain-timeout", v, 0, 86_400)),
   "--max-message-bytes": (f, v) => (f.maxMessageBytes = wholeNumber("--max-message-bytes", v, 1024, 1024 * MIB)),
   "--max-outbound-bytes": (f, v) => (f.maxOutboundBytes = wholeNumber("--max-outbound-bytes", v, 64 * 1024, 1024 * MIB)),
+  "--send-timeout": (f, v) => (f.sendTimeoutS = wholeNumber("--send-timeout", v, 1, 3600)),
   // a flag without a value
   "--insecure-no-auth": null,
 };
@@ -49,6 +52,7 @@ export function splitServeArgs(argv: string[]): { flags: ServeFlags; rest: strin
     drainTimeoutS: 30,
     maxMessageBytes: 16 * MIB,
     maxOutboundBytes: 8 * MIB,
+    sendTimeoutS: 30,
   };
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -86,4 +90,5 @@ Serve (pith serve --listen ws://127.0.0.1:8787 [options] [session options]):
   --drain-timeout <seconds>          SIGTERM lets running work finish this long (default 30)
   --max-message-bytes <n>            larger inbound frames get an error frame (default 16 MiB)
   --max-outbound-bytes <n>           a client leaving more unread is disconnected, code 4001 (default 8 MiB)
+  --send-timeout <seconds>           a client reading nothing this long while frames wait: same (default 30)
 `;

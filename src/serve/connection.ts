@@ -19,6 +19,8 @@ export interface ConnectionLimits {
   maxMessageBytes: number;
   /** Outbound bytes a peer may leave unread before it is disconnected. */
   maxOutboundBytes: number;
+  /** How long frames may wait unsent, the peer reading none of them, before it is disconnected. */
+  sendTimeoutMs: number;
 }
 
 /** Builds a connection's front door: its first session, `ready` written, extensions attached. */
@@ -44,8 +46,10 @@ export class Connection {
     this.transport = createWebSocketTransport(socket, {
       maxMessageBytes: limits.maxMessageBytes,
       maxBufferedBytes: limits.maxOutboundBytes,
-      onOverflow: (bytes) => {
-        this.log(`serve: a client left ${bytes} bytes unread (bound ${limits.maxOutboundBytes}); disconnecting it`);
+      stallMs: limits.sendTimeoutMs,
+      onOverflow: (bytes, why) => {
+        const bound = why === "bytes" ? `bound ${limits.maxOutboundBytes} bytes` : `read nothing for ${limits.sendTimeoutMs} ms`;
+        this.log(`serve: a client left ${bytes} bytes unread (${bound}); disconnecting it`);
         void this.end(CLOSE.slowConsumer, "outbound buffer full: the client stopped reading");
       },
       onWriteError: (err) => this.log(`serve: send failed: ${err.message}`),

@@ -102,7 +102,10 @@ export class ServeServer {
   private accept(ws: ServedSocket): void {
     const conn = new Connection(ws, this.o, this.o.log);
     this.connections.add(conn);
-    void conn.ended.then(() => this.connections.delete(conn));
+    void conn.ended.then(() => {
+      this.connections.delete(conn);
+      this.o.log(`serve: a connection closed, its sessions released (${this.connections.size} open)`);
+    });
     if (!this.accepting) {
       void conn.end(CLOSE.goingAway, "server shutting down");
       return;

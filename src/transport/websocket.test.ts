@@ -76,4 +76,17 @@ describe("websocket transport", () => {
     for (let j = 0; j < 100; j++) transport.writer.write({ j, big });
     expect(transport.outboundBytes).toBe(before);
   });
+
+  it("reports a stall once when frames wait and the peer reads none of them for stallMs", async () => {
+    const overflows: string[] = [];
+    const { transport, client } = await pair({ stallMs: 200, onOverflow: (_n, why) => overflows.push(why) });
+    (client as unknown as { _socket: { pause(): void } })._socket.pause();
+    const big = "z".repeat(64 * 1024);
+    const t0 = Date.now();
+    while (overflows.length === 0 && Date.now() - t0 < 10_000) {
+      if (transport.outboundBytes < 4 * 1024 * 1024) transport.writer.write({ big });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(overflows).toEqual(["stalled"]);
+  });
 });

@@ -34,7 +34,13 @@ export interface WebSocketTransportOptions {
    * by the writer or buffered by the socket), `onOverflow` is called once and nothing more is sent.
    */
   maxBufferedBytes?: number;
-  onOverflow?: (bufferedBytes: number) => void;
+  /**
+   * Stall bound: when frames have waited unsent this long without the socket taking any of them
+   * (the peer stopped reading), `onOverflow` is called once and nothing more is sent.
+   */
+  stallMs?: number;
+  /** Called once when either bound is passed, with the unsent bytes and which bound. */
+  onOverflow?: (bufferedBytes: number, why: "bytes" | "stalled") => void;
   /** First send error, reported once. */
   onWriteError?: (err: Error) => void;
 }
@@ -51,6 +57,9 @@ export interface WebSocketTransport extends Transport {
 export function createWebSocketTransport(socket: WebSocketLike, options: WebSocketTransportOptions = {}): WebSocketTransport {
   const inbound = new InboundQueue(socket, options.maxMessageBytes);
   const writer = new MessageFrameWriter(socket, options);
+  const stall = options.stallMs ? setInterval(() => writer.checkStall(), Math.max(10, options.stallMs / 4)) : undefined;
+  stall?.unref();
+  socket.on("close", () => clearInterval(stall));
   return {
     lines: inbound,
     writer,
@@ -71,6 +80,9 @@ class MessageSender extends Writable {
     super({ decodeStrings: false, highWaterMark: 64 * 1024 });
   }
 
+  /** When the socket last took frames (handed them to the OS), or was found with nothing unsent. */
+  lastProgressAt = Date.now();
+
   override _write(chunk: string, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
     this.sendLines([chunk], cb);
   }
@@ -87,7 +99,10 @@ class MessageSender extends Writable {
     const last = messages.length - 1;
     try {
       for (let i = 0; i < last; i++) this.socket.send(messages[i]);
-      this.socket.send(messages[last], (err) => cb(err ?? null));
+      this.socket.send(messages[last], (err) => {
+        this.lastProgressAt = Date.now();
+        cb(err ?? null);
+      });
     } catch (err) {
       cb(err instanceof Error ? err : new Error(String(err)));
     }
@@ -97,12 +112,29 @@ class MessageSender extends Writable {
 /** The FrameWriter over a MessageSender, with the outbound bound checked before each frame. */
 class MessageFrameWriter extends FrameWriter {
   private overflowed = false;
+  private readonly sender: MessageSender;
 
   constructor(
     private readonly socket: WebSocketLike,
     private readonly options: WebSocketTransportOptions,
+    sender = new MessageSender(socket),
   ) {
-    super(new MessageSender(socket), { onError: options.onWriteError });
+    super(sender, { onError: options.onWriteError });
+    this.sender = sender;
+  }
+
+  /** The stall bound, checked on a timer: frames are waiting and the socket took none for `stallMs`. */
+  checkStall(): void {
+    const stallMs = this.options.stallMs;
+    if (this.overflowed || stallMs === undefined) return;
+    const now = Date.now();
+    if (this.outboundBytes === 0) this.sender.lastProgressAt = now;
+    else if (now - this.sender.lastProgressAt > stallMs) this.overflow("stalled");
+  }
+
+  private overflow(why: "bytes" | "stalled"): void {
+    this.overflowed = true;
+    this.options.onOverflow?.(this.outboundBytes, why);
   }
 
   get outboundBytes(): number {
@@ -114,11 +146,7 @@ class MessageFrameWriter extends FrameWriter {
     const limit = this.options.maxBufferedBytes;
     // The bound is on what the peer left unread before this frame: one large frame to a peer
     // that keeps up still goes out whole.
-    if (limit !== undefined && this.outboundBytes > limit) {
-      this.overflowed = true;
-      this.options.onOverflow?.(this.outboundBytes);
-      return;
-    }
+    if (limit !== undefined && this.outboundBytes > limit) return this.overflow("bytes");
     super.writeSerialized(text);
   }
 }

@@ -43,6 +43,7 @@ export async function runServeMode(args: ParsedArgs, flags: ServeFlags, settings
     maxConnections: flags.maxConnections,
     maxMessageBytes: flags.maxMessageBytes,
     maxOutboundBytes: flags.maxOutboundBytes,
+    sendTimeoutMs: flags.sendTimeoutS * 1000,
     log: e.log,
     open: async (transport) => {
       const session = await composed.newSession();
