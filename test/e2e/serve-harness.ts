@@ -26,15 +26,19 @@ export class Served {
   /** Starts `pith serve` with the fake LLM's models and a token file; resolves once it listens. */
   static async start(llmUrl: string, extra: string[] = []): Promise<Served> {
     const pithHome = tempDir("pith-home-");
-    const cwd = tempDir("pith-cwd-");
     writeFileSync(path.join(pithHome, "models.json"), JSON.stringify(fakeModelsJson(llmUrl)));
-    const tokenFile = path.join(pithHome, "token");
+    return Served.spawn(["--provider", "fake-openai", "--model", "fake-gpt", ...extra], { pithHome, cwd: tempDir("pith-cwd-") });
+  }
+
+  /** Starts `pith serve` on 127.0.0.1 with TOKEN and `args` (session flags too) in `cwd`. */
+  static async spawn(args: string[], o: { pithHome: string; cwd: string; env?: Record<string, string | undefined> }): Promise<Served> {
+    const tokenFile = path.join(o.pithHome, "serve-token");
     writeFileSync(tokenFile, TOKEN + "\n");
-    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: pithHome, PITH_HOME: pithHome };
-    const argv = ["serve", "--listen", "ws://127.0.0.1:0", "--ws-token-file", tokenFile, "--provider", "fake-openai", "--model", "fake-gpt", ...extra];
+    const env = o.env ?? { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: o.pithHome, PITH_HOME: o.pithHome };
+    const argv = ["serve", "--listen", "ws://127.0.0.1:0", "--ws-token-file", tokenFile, ...args];
     // stdin closed, as a container starts it
-    const child = spawn(process.execPath, [CLI, ...argv], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }) as unknown as ChildProcessWithoutNullStreams;
-    const served = new Served(child, pithHome, cwd);
+    const child = spawn(process.execPath, [CLI, ...argv], { cwd: o.cwd, env, stdio: ["ignore", "pipe", "pipe"] }) as unknown as ChildProcessWithoutNullStreams;
+    const served = new Served(child, o.pithHome, o.cwd);
     served.port = Number((await served.waitForStderr(/listening on ws:\/\/127\.0\.0\.1:(\d+)/))[1]);
     return served;
   }
