@@ -116,7 +116,8 @@ export class RpcConnection {
       ws.once("error", (err) => reject(new RpcClientError("spawn_failed", `could not connect to ${url}: ${err.message}`)));
     });
     opened.catch(() => undefined);
-    ws.on("error", (err) => this.reportError(err));
+    // errors before `open` reject `connect`; later ones are reported
+    void opened.then(() => ws.on("error", (err) => this.reportError(err)), () => undefined);
     ws.on("message", (data) => this.onLine(String(data)));
     ws.on("close", (code) => this.onClose({ code, signal: null }));
     await opened;

@@ -36,9 +36,12 @@ export function isLoopback(address: ListenAddress): boolean {
   return host === "::1";
 }
 
-/** The URL a client connects to (a wildcard host is shown as the loopback address). */
+/**
+ * The URL a client connects to, ending in the request path `/` (a wildcard host is shown as the
+ * loopback address; a Unix socket as `ws+unix:<socket>:/`, the form the `ws` client reads).
+ */
 export function connectUrl(address: ListenAddress, port: number): string {
-  if (address.kind === "unix") return `ws+unix:${address.path}`;
+  if (address.kind === "unix") return `ws+unix:${address.path}:/`;
   const host = address.host === "0.0.0.0" || address.host === "" ? "127.0.0.1" : address.host === "::" ? "[::1]" : address.host.includes(":") ? `[${address.host}]` : address.host;
-  return `ws://${host}:${port}`;
+  return `ws://${host}:${port}/`;
 }

@@ -1,7 +1,10 @@
 // `pith serve` end to end: the built CLI listening on 127.0.0.1, hosts over WebSockets.
-import { existsSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { RpcClient } from "../../src/client/index.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Pith, fakeModelsJson, trackPiths, useFakeLlm, type Frame } from "./harness.js";
+import { CLI, Pith, fakeModelsJson, tempDir, trackPiths, useFakeLlm, type Frame } from "./harness.js";
 import { Served, TOKEN, WsHost, tryUpgrade } from "./serve-harness.js";
 
 const llm = useFakeLlm();
@@ -163,5 +166,25 @@ describe("pith serve stays up and bounded", () => {
     expect(await served.get("/readyz")).toBe(200);
     const next = await connect(served);
     expect((await next.request({ type: "get_state" })).success).toBe(true);
+  });
+
+  it("refuses to listen on a non-loopback address without a token; serves a Unix socket", async () => {
+    const home = tempDir("pith-home-");
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, PITH_HOME: home };
+    const open = spawnSync(process.execPath, [CLI, "serve", "--listen", "ws://0.0.0.0:0"], { env, cwd: home, encoding: "utf8", timeout: 15_000 });
+    expect(open.status).toBe(2);
+    expect(open.stderr).toMatch(/refuses to listen on ws:\/\/0\.0\.0\.0:0 without a token/);
+    const sock = path.join(home, "pith.sock");
+    const child = spawn(process.execPath, [CLI, "serve", "--listen", `unix:${sock}`, "--provider", "fake-openai", "--model", "fake-gpt"], { env, cwd: home, stdio: ["ignore", "pipe", "pipe"] });
+    const served = new Served(child as never, home, home);
+    started.push(served);
+    writeFileSync(path.join(home, "models.json"), JSON.stringify(fakeModelsJson(llm.url)));
+    const url = (await served.waitForStderr(/connect with (ws\+unix:\S+)/))[1];
+    expect(statSync(sock).mode & 0o777).toBe(0o600);
+    const client = await RpcClient.connect(url);
+    const refused = await RpcClient.connect(`ws+unix:${sock}:/`).catch((e) => e);
+    expect(String(refused)).toMatch(/HTTP 401/);
+    expect((await client.getState()).isStreaming).toBe(false);
+    await client.close();
   });
 });

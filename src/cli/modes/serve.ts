@@ -54,7 +54,7 @@ export async function runServeMode(args: ParsedArgs, flags: ServeFlags, settings
   const port = await server.listen();
   const url = connectUrl(address, port);
   e.log(`pith serve: listening on ${url}`);
-  if (generated) e.log(`pith serve: connect with ${url}${address.kind === "unix" ? "" : "/"}?token=${generated}`);
+  if (generated) e.log(`pith serve: connect with ${url}?token=${generated}`);
   if (!auth) e.log("pith serve: WARNING: --insecure-no-auth: anyone who can reach this address drives the agent");
   await untilSignal(() => {
     // a second signal stops waiting for running work
