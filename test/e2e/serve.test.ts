@@ -151,12 +151,15 @@ describe("pith serve stays up and bounded", () => {
     started.push(served);
     const host = await connect(served);
     const before = served.memory().rss;
-    // the client stops reading, then asks for far more than the socket buffers hold:
-    // a long answer streamed, then its messages again and again (about 40 MiB of responses)
+    // the client stops reading, then asks for far more than the socket buffers hold: a prompt of
+    // 512 KiB, then the session's messages (that prompt included) 80 times, about 40 MiB of frames
     (host.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-    llm.enqueue({ deltas: 20_000 });
-    host.send({ id: "p", type: "prompt", message: "stream a lot" });
-    for (let i = 0; i < 300; i++) host.send({ id: `m${i}`, type: "get_messages" });
+    llm.enqueue({ text: "ok" });
+    const asked = llm.requests.length;
+    host.send({ id: "p", type: "prompt", message: "x".repeat(512 * 1024) });
+    // the provider was asked: the prompt is in the session
+    await llm.waitForRequests(asked + 1, 15_000);
+    for (let i = 0; i < 80; i++) host.send({ id: `m${i}`, type: "get_messages" });
     await served.waitForStderr(/left \d+ bytes unread \((bound 1048576 bytes|read nothing for 2000 ms)\); disconnecting it/, 30_000);
     await served.waitForStderr(/connection closed/);
     const { peak } = served.memory();
