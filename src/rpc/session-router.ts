@@ -31,6 +31,8 @@ export interface RouterOptions {
   heartbeatMs?: number;
   /** pith's version, for get_integrations. */
   version: string;
+  /** What the connection's `ready` offered to negotiate_protocol. */
+  protocolVersions: readonly number[];
   newId(): string;
   log(message: string): void;
   factory?: SessionFactory;
@@ -101,6 +103,7 @@ export class SessionSlot {
       promptResults: new PromptResults({ write: writeFrame, isSettled: () => session.isSettled }),
       heartbeat: this.heartbeat,
       version: o.version,
+      protocolVersions: o.protocolVersions,
       lateError: (command, reqId, err) => o.lateError(this, command, reqId, err),
       sessions: router,
       slotId: id,
@@ -189,10 +192,19 @@ export class SessionRouter implements SessionsPort {
   async close(id: string): Promise<void> {
     const slot = this.slotFor(id);
     if (slot.isDefault) throw new PithError("invalid_request", "The process's first session cannot be closed (end stdin to exit)");
+    await this.end(slot);
+  }
+
+  /** Every session, the default one too (the host's connection is gone); work queued behind them fails. */
+  async closeAll(): Promise<void> {
+    await Promise.all(this.all().map((slot) => this.end(slot)));
+  }
+
+  private async end(slot: SessionSlot): Promise<void> {
     slot.closed = true;
-    this.slots.delete(id);
+    this.slots.delete(slot.id);
     if (this.closedIds.size >= MAX_CLOSED_IDS) this.closedIds.delete(this.closedIds.values().next().value as string);
-    this.closedIds.add(id);
+    this.closedIds.add(slot.id);
     slot.session.bash.abort();
     await slot.session.abort();
     slot.detach();

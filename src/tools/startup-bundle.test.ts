@@ -38,6 +38,9 @@ const LAZY = [
 const MCP_LAZY = ["node_modules/@modelcontextprotocol/sdk/", "src/mcp/open-client.ts", "src/mcp/stdio-transport.ts"];
 const NEVER_EAGER = [...MCP_LAZY, "node_modules/yaml/"];
 
+/** `pith serve` and the WebSocket library: loaded by `pith serve` (and the client's `connect`) only. */
+const SERVE = ["node_modules/ws/", "src/serve/", "src/cli/modes/serve.ts"];
+
 /** The language-server packages: loaded with the first server start, never with the layer. */
 const LSP_PACKAGES = ["node_modules/vscode-jsonrpc/", "node_modules/vscode-languageserver-protocol/", "src/lsp/server-process.ts"];
 
@@ -60,6 +63,10 @@ describe("startup bundle", () => {
       expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
     }
     for (const lazy of NEVER_EAGER) expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
+    for (const lazy of SERVE) {
+      expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
+      expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
+    }
   });
 
   it("wires MCP into the CLI without loading it: with no server configured neither the MCP layer nor the SDK is loaded", async () => {
