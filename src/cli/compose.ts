@@ -415,13 +415,13 @@ export function probeModel(args: ParsedArgs, source: SettingsSource, e: Environm
   }
 }
 
-/** The session file the process starts with (engine.md §1.8): --session, --continue, or a new one. */
+/** The session file the process starts with: --session, --continue, or a new one. */
 function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, pithHome: string): SessionLog {
   if (!sessionDir) return storage.create({ dir: undefined, cwd });
   if (args.session) {
     // a path-like argument resolves against the working directory even when it does not exist
     const file = storage.find(args.session, { dir: sessionDir, cwd, pithHome: args.sessionDir ? undefined : pithHome });
-    // engine.md §1.5: a session file that does not exist yet is created at that exact path
+    // A session file that does not exist yet is created at that exact path
     if (!storage.exists(file)) return storage.createAt(file, { cwd });
     return storage.open(file, { cwd });
   }

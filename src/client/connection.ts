@@ -254,7 +254,7 @@ export class RpcConnection {
 
   /**
    * Calls `onError` when a `success: false` response arrives for `id` after it was already
-   * answered (a late prompt failure, protocol.md §2.4). Returns the unwatch function.
+   * answered (a late prompt failure). Returns the unwatch function.
    */
   protected watchLateError(id: string, onError: (err: RpcError) => void): () => void {
     this.lateWatchers.set(id, onError);

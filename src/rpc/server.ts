@@ -84,7 +84,7 @@ export class RpcServer {
     this.extensionBindings = main.extensionBindings;
   }
 
-  /** The first frame of the process (design.md §4.2). */
+  /** The first frame of the process. */
   ready(version: string): void {
     this.framer.write(readyFrame(version, this.opts.wire));
   }
@@ -207,7 +207,7 @@ export class RpcServer {
     }
   }
 
-  /** Input EOF (design.md §4.10): finish accepted work, fail what needs the host, flush, exit 0. */
+  /** Input EOF: finish accepted work, fail what needs the host, flush, exit 0. */
   private async finish(): Promise<number> {
     for (const slot of this.router.all()) {
       slot.heartbeat.stop();

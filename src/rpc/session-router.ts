@@ -1,4 +1,4 @@
-// Many sessions in one process (issue 19). Each session gets a slot: its own EventFramer over the
+// Many sessions in one process. Each session gets a slot: its own EventFramer over the
 // shared sink (a non-default session's framer stamps `sessionId` on every frame it writes, so
 // frames other front-door code adds are stamped too), its own UI and host-tool bridges, its own
 // command queue and its own CommandContext. The session the process started with is the default
@@ -135,7 +135,7 @@ export class SessionSlot {
 
 function stampingSink(sink: FrameSink, sessionId: string): FrameSink {
   return {
-    // every frame may carry `sessionId` (issue 19); the union of frame types does not list it on each
+    // every frame may carry `sessionId`; the union of frame types does not list it on each
     write: (frame, final) => sink.write({ ...frame, sessionId } as unknown as RpcFrame, final),
     get pendingBytes() {
       return sink.pendingBytes;

@@ -1,4 +1,4 @@
-// design.md §5 (spawn → first get_state): code the first get_state does not need stays out of
+// (spawn → first get_state): code the first get_state does not need stays out of
 // the bundle V8 parses at startup. esbuild puts modules reached only through `import()` into
 // lazy chunks; this checks that the static closure of dist/cli.js's entry does not reach them.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +21,7 @@ const LAZY = [
   "node_modules/re2js/",
   "src/shared/linear-regex.ts",
   "src/checkpoints/",
-  // issue 24: the reference's tools load their libraries on first use
+  // The reference's tools load their libraries on first use
   "src/tools/hashline/preview.ts",
   "node_modules/xxhash-wasm/",
   "src/tools/calc/evaluate.ts",

@@ -1,4 +1,4 @@
-// oh-my-pi's subagent commands (issue 23): set_subagent_subscription, get_subagents, get_subagent_messages.
+// oh-my-pi's subagent commands: set_subagent_subscription, get_subagents, get_subagent_messages.
 import type { CommandHandler } from "./types.js";
 
 export const set_subagent_subscription: CommandHandler<"set_subagent_subscription"> = (cmd, ctx) => {
