@@ -85,7 +85,7 @@ export class AcpSession {
     this.translator.forgetLast();
     try {
       const message = await promptMessage(blocks, (p) => this.client.readFile(p));
-      const handle = this.session.prompt(message.text, { images: message.images });
+      const handle = this.session.prompt(message.text, { images: message.images, source: "interactive" });
       await handle.accepted;
       await handle.done;
     } catch (err) {

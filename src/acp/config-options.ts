@@ -1,6 +1,7 @@
 // Session config options for editors: the model and the thinking level, as ACP selects.
 import type { AgentSession } from "../session/index.js";
 import { PithError } from "../shared/errors.js";
+import { parseModelSelector } from "../shared/model-selector.js";
 
 export function configOptions(session: AgentSession) {
   const current = session.models.current;
@@ -30,9 +31,9 @@ export function configOptions(session: AgentSession) {
 export async function setConfigOption(session: AgentSession, configId: string, value: unknown): Promise<void> {
   if (typeof value !== "string") throw new PithError("invalid_request", `Config option "${configId}" takes a string value`);
   if (configId === "model") {
-    const slash = value.indexOf("/");
-    if (slash <= 0) throw new PithError("invalid_request", `Model must be "provider/id", got "${value}"`);
-    await session.models.set(value.slice(0, slash), value.slice(slash + 1));
+    const { provider, id } = parseModelSelector(value);
+    if (provider === undefined) throw new PithError("invalid_request", `Model must be "provider/id", got "${value}"`);
+    await session.models.set(provider, id);
     return;
   }
   if (configId === "thought_level") {

@@ -8,11 +8,8 @@ import { createStreamFn } from "../providers/stream.js";
 import {
   AgentSession,
   buildSystemPrompt,
-  createJsonlStorage,
   discoverContextFiles,
   resolvePromptArg,
-  resolveSessionArg,
-  sessionDirFor,
   type McpWiring,
   type SessionLog,
   type SessionSettings,
@@ -47,6 +44,7 @@ import { toSessionSettings, type Settings } from "./settings.js";
 import { ProjectLayer, settingsFor, type LayerContext, type SettingsSource } from "./project-layer.js";
 import { toolsOf } from "./compose-tools.js";
 import { createVisionPort } from "./vision.js";
+import { sessionStorageFor, storeSecretEnv } from "./session-store.js";
 
 export interface Environment {
   env: Record<string, string | undefined>;
@@ -94,6 +92,39 @@ interface Shared {
 
 /** Builds the session for any mode. `requireModel` (print/json) fails early without a model. */
 export async function composeSession(args: ParsedArgs, source: SettingsSource, e: Environment, parts: ComposeParts = {}): Promise<Composed> {
+  const { sh, cwd, layer } = await composeProcess(args, source, e, parts);
+  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sh.storage.dirFor(sh.pithHome, cwd);
+  const file = openSessionFile(sh.storage, args, sessionDir, cwd, sh.pithHome);
+  for (const w of file.warnings) e.log(w);
+  const model = pickModel(args, layer.settings, sh.registry);
+  const session = await buildSession(sh, { cwd, file, sessionDir, model, layer });
+  return { session, registry: sh.registry, pithHome: sh.pithHome, createSession: (params, current) => createAnotherSession(sh, cwd, params, current) };
+}
+
+/** What a process serving many hosts shares: no session yet, each host's first one made on demand. */
+export interface ComposedServer {
+  registry: ModelRegistry;
+  pithHome: string;
+  /** A new session in the process's folder, as a fresh `--mode rpc` process starts one (a new file, the flags' and settings' model). */
+  newSession(): Promise<AgentSession>;
+  /** `create_session` of a host's connection. */
+  createSession(params: CreateSessionParams, current: AgentSession): Promise<AgentSession>;
+}
+
+/** The process's shared parts for `pith serve`; the model the flags name is checked now (a bad one fails startup). */
+export async function composeServer(args: ParsedArgs, source: SettingsSource, e: Environment): Promise<ComposedServer> {
+  const { sh, cwd, layer } = await composeProcess(args, source, e, {});
+  pickModel(args, layer.settings, sh.registry);
+  return {
+    registry: sh.registry,
+    pithHome: sh.pithHome,
+    newSession: () => createAnotherSession(sh, cwd, {}, undefined),
+    createSession: (params, current) => createAnotherSession(sh, cwd, params, current),
+  };
+}
+
+/** The parts every session of the process shares, and the process folder's project layer. */
+async function composeProcess(args: ParsedArgs, source: SettingsSource, e: Environment, parts: ComposeParts): Promise<{ sh: Shared; cwd: string; layer: ProjectLayer }> {
   const cwd = args.cwd ? path.resolve(e.cwd, args.cwd) : e.cwd;
   const pithHome = pithHomeOf(e.env);
   const registry = createModelRegistry({
@@ -104,30 +135,27 @@ export async function composeSession(args: ParsedArgs, source: SettingsSource, e
     cliProvider: args.provider,
     cwd,
   });
-  e.hideSecrets?.(registry.credentialEnvNames());
+  const storage = await sessionStorageFor(args, source, e.env);
+  const secrets = () => [...registry.credentialEnvNames(), ...storeSecretEnv(storage)];
+  e.hideSecrets?.(secrets());
   const tempDir = userTempDir(tmpdir(), e.log);
-  const layers: LayerContext = { args, source, pithHome, env: e.env, log: e.log, secrets: () => registry.credentialEnvNames() };
+  // tools and `bash` never see the credentials pith reads, nor the session database's URL or password
+  const layers: LayerContext = { args, source, pithHome, env: e.env, log: e.log, secrets };
   const layer = await ProjectLayer.create(layers, cwd);
-  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
-  const storage = createJsonlStorage();
-  const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));
-  for (const w of file.warnings) e.log(w);
-  const model = pickModel(args, layer.settings, registry);
-  const shared: Shared = {
+  const sh: Shared = {
     args,
     e,
     parts,
     pithHome,
     registry,
     storage,
-    scoped: (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m),
+    scoped: (args.models ?? []).map((s) => registry.select(s)).filter((m): m is Model => !!m),
     tempDir,
     rgPath: findOnPath("rg", e.env.PATH),
     layers,
     logOnce: onceLogger(e.log),
   };
-  const session = await buildSession(shared, { cwd, file, sessionDir, model, layer });
-  return { session, registry, pithHome, createSession: (params, current) => createAnotherSession(shared, cwd, params, current) };
+  return { sh, cwd, layer };
 }
 
 function onceLogger(log: (message: string) => void): (message: string) => void {
@@ -225,7 +253,7 @@ async function assemble(sh: Shared, o: BuildOptions, boxing: Promise<SessionSand
   const mcp = ownMcp ?? borrowMcp(o.parent!.mcp, o.agent && agentMcpFilter(o.agent));
   const fs = sh.parts.fs ?? createNodeFsOps();
   const lsp = o.parent ? o.parent.lsp : await setUpLsp({ settings, cwd, pathEnv: e.env.PATH, childEnv: layer.childEnv, boxed, fs, guardWrite: boxed?.guardWrite });
-  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel });
+  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel, timeouts: { firstByteTimeoutMs: settings.retry.firstByteTimeoutMs, idleTimeoutMs: settings.retry.idleTimeoutMs } });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome: sh.pithHome,
@@ -320,7 +348,7 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession, in
     sessionDir: o.sessionDir,
     cwd: o.cwd,
     parent,
-    resolveModel: (selector) => resolveSelector(sh.registry, selector),
+    resolveModel: (selector) => sh.registry.select(selector),
     build: async (b) => {
       const session = await buildSession(sh, { ...b, cwd: o.cwd, layer: o.layer, sessionDir: o.sessionDir, parent: inherit() });
       // A subagent runs the extensions every session of this process runs, so their tool_call
@@ -336,22 +364,22 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession, in
  * `create_session`: another session in this process. Omitted fields follow the process: its cwd,
  * the current model of the session that asked, and the cwd's session folder (or `--session-dir`).
  */
-async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSessionParams, current: AgentSession): Promise<AgentSession> {
+async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSessionParams, current: AgentSession | undefined): Promise<AgentSession> {
   const cwd = p.cwd !== undefined ? path.resolve(processCwd, p.cwd) : processCwd;
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new PithError("invalid_request", `Invalid "cwd": not a folder: ${cwd}`);
   if ((p.provider === undefined) !== (p.modelId === undefined)) throw new PithError("invalid_request", "create_session needs both provider and modelId, or neither");
-  let model = current.models.current;
+  let model = current?.models.current;
   if (p.provider !== undefined && p.modelId !== undefined) {
-    model = sh.registry.find(p.provider, p.modelId) ?? sh.registry.resolve(p.provider, p.modelId);
+    model = sh.registry.select({ provider: p.provider, id: p.modelId });
     if (!model) throw new PithError("not_found", `Model not found: ${p.provider}/${p.modelId}`);
   }
   const noSession = p.noSession ?? sh.args.noSession ?? false;
-  const sessionDir = noSession ? undefined : sh.args.sessionDir ? path.resolve(processCwd, sh.args.sessionDir) : sessionDirFor(sh.pithHome, cwd);
+  const sessionDir = noSession ? undefined : sh.args.sessionDir ? path.resolve(processCwd, sh.args.sessionDir) : sh.storage.dirFor(sh.pithHome, cwd);
   let file: SessionLog;
   if (p.sessionPath !== undefined) {
     if (noSession) throw new PithError("invalid_request", "create_session: sessionPath and noSession exclude each other");
-    const abs = path.resolve(cwd, p.sessionPath);
-    file = sh.storage.exists(abs) ? sh.storage.open(abs, { cwd }) : sh.storage.createAt(abs, { cwd });
+    const ref = sh.storage.resolve(p.sessionPath, cwd);
+    file = sh.storage.exists(ref) ? sh.storage.open(ref, { cwd }) : sh.storage.createAt(ref, { cwd });
   } else {
     file = sh.storage.create({ dir: sessionDir, cwd });
   }
@@ -359,6 +387,8 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
   try {
     // the new session's own folder decides its trust (and so its settings)
     const layer = await ProjectLayer.create(sh.layers, cwd);
+    // no session asked: the model a fresh process would start with (flags, then the folder's settings)
+    if (!current && p.provider === undefined) model = pickModel(sh.args, layer.settings, sh.registry);
     return await buildSession(sh, { cwd, file, sessionDir, model, layer });
   } catch (err) {
     file.close();
@@ -385,13 +415,13 @@ export function probeModel(args: ParsedArgs, source: SettingsSource, e: Environm
   }
 }
 
-/** The session file the process starts with (engine.md §1.8): --session, --continue, or a new one. */
-function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, sessionsRoot: string): SessionLog {
+/** The session file the process starts with: --session, --continue, or a new one. */
+function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, pithHome: string): SessionLog {
   if (!sessionDir) return storage.create({ dir: undefined, cwd });
   if (args.session) {
     // a path-like argument resolves against the working directory even when it does not exist
-    const file = resolveSessionArg(args.session, sessionDir, cwd, args.sessionDir ? undefined : sessionsRoot);
-    // engine.md §1.5: a session file that does not exist yet is created at that exact path
+    const file = storage.find(args.session, { dir: sessionDir, cwd, pithHome: args.sessionDir ? undefined : pithHome });
+    // A session file that does not exist yet is created at that exact path
     if (!storage.exists(file)) return storage.createAt(file, { cwd });
     return storage.open(file, { cwd });
   }
@@ -402,25 +432,14 @@ function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: 
   return storage.create({ dir: sessionDir, cwd });
 }
 
-/** `provider/id`, or an id searched across providers. */
-function resolveSelector(registry: ModelRegistry, selector: string): Model | undefined {
-  const slash = selector.indexOf("/");
-  if (slash > 0) {
-    const provider = selector.slice(0, slash);
-    const id = selector.slice(slash + 1);
-    return registry.find(provider, id) ?? registry.resolve(provider, id);
-  }
-  return registry.all().find((m) => m.id === selector);
-}
-
 function pickModel(args: ParsedArgs, settings: Settings, registry: ModelRegistry): Model | undefined {
   if (args.provider && args.model) {
-    const model = registry.find(args.provider, args.model) ?? registry.resolve(args.provider, args.model);
+    const model = registry.select({ provider: args.provider, id: args.model });
     if (!model) throw new PithError("config", `Model not found: ${args.provider}/${args.model}`);
     return model;
   }
   if (args.model) {
-    const model = resolveSelector(registry, args.model);
+    const model = registry.select(args.model);
     if (!model) throw new PithError("config", `Model not found: ${args.model}`);
     return model;
   }

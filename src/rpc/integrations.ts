@@ -1,4 +1,4 @@
-// `get_integrations` (spec/protocol.md §3.11 without the reference's product service): the model
+// `get_integrations` (without the reference's product service): the model
 // provider's health and the extensions' status checks (`pi.registerServiceStatus`), all run at
 // once and each bounded by a timeout. It is a control command, so it never holds up others.
 import type { Integrations } from "../protocol/index.js";

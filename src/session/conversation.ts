@@ -72,12 +72,16 @@ export class Conversation {
     this.load();
   }
 
-  /** Writes a message to the log; a write failure is reported, never thrown into the run. */
+  /**
+   * Writes a message to the log. A message that cannot be stored is reported and then fails what
+   * wrote it (the run ends with that error): the host never hears of it as stored.
+   */
   persist(message: AgentMessage): void {
     try {
       this.current.appendMessage(message);
     } catch (err) {
       this.warn(`failed to persist a message: ${(err as Error).message}`);
+      throw err;
     }
   }
 
@@ -87,7 +91,7 @@ export class Conversation {
     this.persist(message);
   }
 
-  /** Records a model switch in the log (design.md §4.11: never in the settings files). */
+  /** Records a model switch in the log (never in the settings files). */
   setModel(model: Model): void {
     this.model = model;
     this.current.append({ type: "model_change", provider: model.provider, modelId: model.id });

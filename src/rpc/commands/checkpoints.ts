@@ -1,4 +1,4 @@
-// File checkpoints (issue 25): list, diff and restore what the agent changed, prompt by prompt.
+// File checkpoints: list, diff and restore what the agent changed, prompt by prompt.
 import type { CommandHandler } from "./types.js";
 
 export const get_checkpoints: CommandHandler<"get_checkpoints"> = async (_cmd, ctx) => ({ checkpoints: await ctx.session.checkpoints.list() });

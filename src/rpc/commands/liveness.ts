@@ -1,4 +1,4 @@
-// set_heartbeat and get_integrations (issue 18 §6).
+// set_heartbeat and get_integrations.
 import { checkIntegrations } from "../integrations.js";
 import type { CommandHandler } from "./types.js";
 

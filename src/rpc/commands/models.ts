@@ -1,4 +1,4 @@
-// Models and thinking levels (spec/protocol.md §3.12–3.16).
+// Models and thinking levels.
 import type { CommandHandler } from "./types.js";
 
 export const set_model: CommandHandler<"set_model"> = (cmd, ctx) => ctx.session.models.set(cmd.provider, cmd.modelId);

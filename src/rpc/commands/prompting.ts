@@ -1,4 +1,4 @@
-// prompt, steer, follow_up, abort, abort_and_prompt (spec/protocol.md §3.1–3.5).
+// prompt, steer, follow_up, abort, abort_and_prompt.
 import type { CommandHandler, CommandContext } from "./types.js";
 import type { ImageContent } from "../../shared/types.js";
 

@@ -1,4 +1,4 @@
-// Session files for hosts (issue 19): list_sessions, get_entries, get_tree (oh-my-pi's shapes),
+// Session files for hosts: list_sessions, get_entries, get_tree (oh-my-pi's shapes),
 // open_session (oh-my-pi's), delete_session.
 import type { CommandHandler } from "./types.js";
 

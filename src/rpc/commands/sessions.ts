@@ -1,4 +1,4 @@
-// Session files and history (spec/protocol.md §3.6, §3.22–3.29, pi's fork/clone dialect).
+// Session files and history (pi's fork/clone dialect).
 import type { CommandHandler } from "./types.js";
 
 export const new_session: CommandHandler<"new_session"> = (cmd, ctx) => ctx.session.history.newSession(cmd.parentSession);

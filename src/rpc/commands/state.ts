@@ -1,4 +1,4 @@
-// get_state and the per-session switches (spec/protocol.md §3.8, §3.9, §3.17, §3.19, §3.20).
+// get_state and the per-session switches.
 import type { CommandHandler } from "./types.js";
 
 export const get_state: CommandHandler<"get_state"> = async (_cmd, ctx) => ({

@@ -1,5 +1,4 @@
-// oh-my-pi's subagent commands (issue 23): set_subagent_subscription, get_subagents, get_subagent_messages.
-import { readSubagentTranscript } from "../../session/index.js";
+// oh-my-pi's subagent commands: set_subagent_subscription, get_subagents, get_subagent_messages.
 import type { CommandHandler } from "./types.js";
 
 export const set_subagent_subscription: CommandHandler<"set_subagent_subscription"> = (cmd, ctx) => {
@@ -13,5 +12,5 @@ export const get_subagent_messages: CommandHandler<"get_subagent_messages"> = (c
   const sel: { subagentId?: string; sessionFile?: string } = {};
   if (cmd.subagentId !== undefined) sel.subagentId = cmd.subagentId;
   if (cmd.sessionFile !== undefined) sel.sessionFile = cmd.sessionFile;
-  return readSubagentTranscript(ctx.session.subagents.resolveSessionFile(sel), cmd.fromByte ?? 0);
+  return ctx.session.subagentTranscript(sel, cmd.fromByte ?? 0);
 };
