@@ -227,6 +227,12 @@ export class RpcServer {
     return 0;
   }
 
+  /** Writes out every frame produced so far (each session's pending frames, then the transport's queue). */
+  async flushOutput(): Promise<void> {
+    for (const slot of this.router.all()) slot.framer.flush();
+    await this.transport.writer.flush();
+  }
+
   /** Resolves once every session's queued commands are answered and no run is going on (draining). */
   async idle(): Promise<void> {
     await Promise.all(
