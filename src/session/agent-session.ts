@@ -44,6 +44,8 @@ import { BUSY_ERROR, type PromptHandle, type PromptOptions } from "./types.js";
 import { UserBash } from "./user-bash.js";
 import { StructuredOutput } from "./structured-output.js";
 import { compileOutputSchema, OutputSchemaError, type OutputSpec } from "../tools/index.js";
+import { operationTable, runOperation } from "./operation-table.js";
+import type { OperationTable, SessionOp, SessionOpResult } from "./operations.js";
 
 /** What the composition root hands a session: values and narrow interfaces, no environment. */
 export interface AgentSessionOptions {
@@ -150,6 +152,8 @@ export class AgentSession {
   /** Builds the built-in tools again when the settings change (`reconfigure`). */
   private readonly buildTools: () => Tool[];
   private readonly releaseTempDir: (() => Promise<void>) | undefined;
+  /** Which part answers each operation (operation-table.ts). */
+  private readonly ops: OperationTable;
 
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
@@ -294,7 +298,28 @@ export class AgentSession {
       record: (m) => this.pipeline.recordBash(m),
       wrapCommand: o.sandbox ? (line, dir) => o.sandbox!.wrap(line, dir) : undefined,
     });
+    this.ops = operationTable({
+      ...this.parts(),
+      runner,
+      getState: () => this.getState(),
+      prompt: (text, options) => this.prompt(text, options),
+      steer: (text, images, promptId) => this.steer(text, images, promptId),
+      followUp: (text, images, promptId, output) => this.followUp(text, images, promptId, output),
+      compileOutputSchema: (schema) => this.compileOutputSchema(schema),
+      abort: () => this.abort(),
+      abortRetry: () => this.abortRetry(),
+      clearQueue: () => this.clearQueue(),
+      compact: (instructions) => this.compact(instructions),
+    });
     this.recordStartState();
+  }
+
+  /**
+   * Runs one operation of the protocol's command table and resolves with its typed result; it
+   * rejects with the error a front door writes on the failed response.
+   */
+  async handle<O extends SessionOp>(op: O): Promise<SessionOpResult<O["type"]>> {
+    return (await runOperation(this.ops, op)) as SessionOpResult<O["type"]>;
   }
 
   // ── identity, events, state ───────────────────────────────────────────────
@@ -536,6 +561,12 @@ export class AgentSession {
     if (model) log.append({ type: "model_change", provider: model.provider, modelId: model.id });
     const level = this.conversation.thinkingLevel;
     if (level !== undefined) log.append({ type: "thinking_level_change", thinkingLevel: level });
+  }
+
+  /** The collaborators the operation table hands operations to. */
+  private parts() {
+    const { models, history, tools, modes, extensions, bash, checkpoints, permissions, mcp, lsp, catalog, trust, subagents } = this;
+    return { models, history, tools, modes, extensions, bash, checkpoints, permissions, mcp, lsp, catalog, trust, subagents };
   }
 
   /** The parts extensions may act on (the ExtensionHost port is built over them). */
