@@ -52,7 +52,7 @@ export class AcpSession {
     };
     const ui = createAcpUi(port, () => `dialog-${++this.dialogCounter}`);
     // Approval dialogs of the permission rules go to the editor as permission requests.
-    this.session.permissions.setAsker(createAcpPermissionAsker(port));
+    this.session.setPermissionAsker(createAcpPermissionAsker(port));
     await this.hosted.attachExtensions({
       ui,
       hasUI: true,

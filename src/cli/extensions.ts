@@ -1,7 +1,7 @@
 // Loads the extensions a command line asks for and attaches them to a session, for any mode.
 import { loadExtensionPaths, loadExtensions, projectExtensionPaths, type ExtensionErrorInfo } from "../extensions/index.js";
 import { createNoopUi } from "../extensions/ui.js";
-import type { AgentSession, ExtensionBindings } from "../session/index.js";
+import { sessionWiring, type AgentSession, type ExtensionBindings } from "../session/index.js";
 import type { ParsedArgs } from "./args.js";
 import { projectLayerOf } from "./project-layer.js";
 
@@ -26,12 +26,12 @@ export async function attachExtensions(
     pithHome,
     paths: args.extensions ?? [],
     discover: !args.noExtensions,
-    project: session.trust.trusted,
+    project: sessionWiring(session).trust.trusted,
     onError: onLoadError,
   });
-  await session.extensions.attach(loaded, bindings);
+  await sessionWiring(session).extensions.attach(loaded, bindings);
   if (o.settle === false) return;
-  const runner = session.extensions.current;
+  const runner = sessionWiring(session).extensions.current;
   await projectLayerOf(session)?.settle(runner ? (cwd) => runner.decideProjectTrust(cwd) : undefined);
 }
 
@@ -40,13 +40,13 @@ export async function attachExtensions(
  * extensions' runtime (those already loaded, by `-e`, are not loaded twice) and get `session_start`.
  */
 export async function loadProjectExtensions(args: ParsedArgs, session: AgentSession, stderr: (message: string) => void): Promise<void> {
-  const runtime = session.extensions.runtime;
+  const runtime = sessionWiring(session).extensions.runtime;
   if (args.noExtensions || !runtime) return;
-  const running = new Set(session.extensions.current?.extensions.map((x) => x.path) ?? []);
+  const running = new Set(sessionWiring(session).extensions.current?.extensions.map((x) => x.path) ?? []);
   const paths = projectExtensionPaths(session.cwd).filter((p) => !running.has(p));
   if (paths.length === 0) return;
   const onError = (info: ExtensionErrorInfo) => stderr(errorLine(info));
-  await session.extensions.add(await loadExtensionPaths(paths, onError, runtime));
+  await sessionWiring(session).extensions.add(await loadExtensionPaths(paths, onError, runtime));
 }
 
 /** Bindings for a session no one watches (print mode, subagents): no UI, every error on stderr. */

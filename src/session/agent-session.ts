@@ -45,6 +45,10 @@ import { UserBash } from "./user-bash.js";
 import { StructuredOutput } from "./structured-output.js";
 import { compileOutputSchema, OutputSchemaError, type OutputSpec } from "../tools/index.js";
 import { operationTable, runOperation } from "./operation-table.js";
+import { registerWiring } from "./session-wiring.js";
+import type { BashResult } from "./user-bash.js";
+import type { ExtensionCommandInfo } from "../extensions/index.js";
+import type { PermissionAsker } from "./session-permissions.js";
 import type { OperationTable, SessionOp, SessionOpResult } from "./operations.js";
 
 /** What the composition root hands a session: values and narrow interfaces, no environment. */
@@ -109,34 +113,34 @@ const SANDBOX_OFF: SandboxStateWire = { mode: "off", network: false, writableRoo
 export class AgentSession {
   readonly cwd: string;
   /** Model and thinking-level selection. */
-  readonly models: SessionModels;
+  private readonly models: SessionModels;
   /** The session file and its tree: new/switch/branch/clone, name, stats, export. */
-  readonly history: SessionHistory;
+  private readonly history: SessionHistory;
   /** The tools offered to the model, host tools, the todo list. */
-  readonly tools: SessionTools;
+  private readonly tools: SessionTools;
   /** Queue and interrupt modes, auto-compaction, auto-retry. */
-  readonly modes: SessionModes;
+  private readonly modes: SessionModes;
   /** The extensions attached by the front door. */
-  readonly extensions: SessionExtensions;
+  private readonly extensions: SessionExtensions;
   /** The host's own shell commands (`bash` / `abort_bash`). */
-  readonly bash: UserBash;
+  private readonly bash: UserBash;
   /** File checkpoints of the cwd, one per user message (`fileCheckpoints.*`). */
-  readonly checkpoints: SessionCheckpoints;
+  private readonly checkpoints: SessionCheckpoints;
   /** Permission mode and rules, the project's "Allow always" grants, the approval dialog port. */
-  readonly permissions: SessionPermissions;
+  private readonly permissions: SessionPermissions;
   /** MCP servers: status, host servers, their tools. */
-  readonly mcp: SessionMcp;
+  private readonly mcp: SessionMcp;
   /** Language servers: their status (`get_lsp_servers`). */
-  readonly lsp: SessionLsp;
+  private readonly lsp: SessionLsp;
   /** Session files for pickers: list, entries, tree, open a folder, delete. */
-  readonly catalog: SessionCatalog;
+  private readonly catalog: SessionCatalog;
   /** Whether the folder's project layer is loaded; the host's run-time grant. */
-  readonly trust: SessionTrust;
+  private readonly trust: SessionTrust;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
   /** The `task` tool's subagents (oh-my-pi's get_subagents, subagent_lifecycle). */
-  readonly subagents = new SubagentRegistry((e) => this.events.emit(e));
+  private readonly subagents = new SubagentRegistry((e) => this.events.emit(e));
   private readonly conversation: Conversation;
   private readonly queues: MessageQueues;
   private readonly retry: RetryController;
@@ -311,6 +315,11 @@ export class AgentSession {
       clearQueue: () => this.clearQueue(),
       compact: (instructions) => this.compact(instructions),
     });
+    registerWiring(this, {
+      ...this.parts(),
+      reconfigure: (next) => this.reconfigure(next),
+      approveFileWrites: (paths, call) => this.approveFileWrites(paths, call),
+    });
     this.recordStartState();
   }
 
@@ -374,7 +383,7 @@ export class AgentSession {
    * as an `edit` of it by the permission rules, asking the host when they say so. Rejects with why
    * when one may not be changed.
    */
-  approveFileWrites(paths: readonly string[], call: { toolCallId: string; signal: AbortSignal }): Promise<void> {
+  private approveFileWrites(paths: readonly string[], call: { toolCallId: string; signal: AbortSignal }): Promise<void> {
     return approveFileWrites({ permissions: this.permissions, cwd: this.cwd, signal: call.signal }, paths, call.toolCallId);
   }
 
@@ -384,12 +393,58 @@ export class AgentSession {
    * switches the host sets by command (queue and interrupt modes, auto-compaction, auto-retry)
    * and the permission keys it set keep the session's values; file checkpoints stay as started.
    */
-  async reconfigure(next: SessionSettings): Promise<void> {
+  private async reconfigure(next: SessionSettings): Promise<void> {
     const s = this.settings;
     takeNewSettings(s, next);
     this.permissions.applySettings(s.permissions);
     this.extras.reload();
     await this.tools.replaceBuiltin(this.buildTools(), deferredMatcher(s.deferredTools ?? []));
+  }
+
+  // ── what a front door wires: its dialogs, its tools, its command list ──
+
+  /** The approval dialogs of the permission rules go to this asker (the front door's dialogs); none: refused. */
+  setPermissionAsker(asker: PermissionAsker | undefined): void {
+    this.permissions.setAsker(asker);
+  }
+
+  /** Replaces the front door's host tools (their calls go out through the front door's frames). */
+  setHostTools(tools: Tool[]): void {
+    this.tools.setHostTools(tools);
+  }
+
+  /** The slash commands a prompt may start with (extension, prompt-template and skill commands). */
+  slashCommands(): ExtensionCommandInfo[] {
+    return this.extensions.commands();
+  }
+
+  /** The model selected now (undefined until one is configured). */
+  get model(): Model | undefined {
+    return this.models.current;
+  }
+
+  /** The session file open now; undefined for a session kept in memory. */
+  get sessionFile(): string | undefined {
+    return this.history.sessionFile;
+  }
+
+  /**
+   * Admits a `bash` command the moment it arrives, before the commands ahead of it have run, so an
+   * `abort_bash` sent after it cancels it even while it waits its turn; returns the run.
+   */
+  admitBash(command: string): () => Promise<BashResult> {
+    const admitted = this.bash.admit();
+    return () => this.bash.run(command, admitted);
+  }
+
+  /** An extension called `ctx.shutdown()`: the front door ends the process after the current command. */
+  get shutdownRequested(): boolean {
+    return this.extensions.shutdownRequested;
+  }
+
+  /** Tells extensions the session is shutting down (`session_shutdown`). */
+  shutdownExtensions(): Promise<void> {
+    return this.extensions.shutdown();
   }
 
   // ── prompting and queues ──────────────────────────────────────────────────
@@ -438,13 +493,13 @@ export class AgentSession {
    * Queues a steering message; never starts a run. Resolves once the run that took it and all
    * the work that run caused finished (or when it is dropped with the queue).
    */
-  steer(text: string, images: UserContent[] = [], promptId?: PromptId): Promise<PromptOutcome> {
+  private steer(text: string, images: UserContent[] = [], promptId?: PromptId): Promise<PromptOutcome> {
     this.assertQueueable(text);
     return this.enqueue("steer", text, images, promptId);
   }
 
   /** pi's `clear_queue`: drops queued steering and follow-up messages (their senders hear `aborted`); returns their texts. */
-  clearQueue(): { steering: string[]; followUp: string[] } {
+  private clearQueue(): { steering: string[]; followUp: string[] } {
     const { steering, followUp } = this.queues.drain();
     const dropped = [...steering, ...followUp];
     this.structured.dropped(dropped);
@@ -454,7 +509,7 @@ export class AgentSession {
   }
 
   /** Queues a follow-up message; never starts a run. Resolves as for `steer`. */
-  followUp(text: string, images: UserContent[] = [], promptId?: PromptId, output?: OutputSpec): Promise<PromptOutcome> {
+  private followUp(text: string, images: UserContent[] = [], promptId?: PromptId, output?: OutputSpec): Promise<PromptOutcome> {
     this.assertQueueable(text);
     return this.enqueue("followUp", text, images, promptId, output);
   }
@@ -494,14 +549,14 @@ export class AgentSession {
   }
 
   /** `abort_retry`: cancels a sleeping retry backoff. */
-  abortRetry(): void {
+  private abortRetry(): void {
     this.retry.cancelBackoff();
   }
 
   // ── compaction ────────────────────────────────────────────────────────────
 
   /** Manual `compact`: stops the run, then summarises with the current model. */
-  async compact(customInstructions?: string): Promise<CompactionResult> {
+  private async compact(customInstructions?: string): Promise<CompactionResult> {
     await this.abort();
     const job = await this.compactor.prepareManual(customInstructions);
     this.liveness.markActive();

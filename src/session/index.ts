@@ -54,3 +54,6 @@ export {
 } from "./operations.js";
 export { availableCommands, type AvailableSlashCommand } from "./slash-commands.js";
 export { PAGE_BUSY_ERROR, PAGE_STALE_ERROR, PageError } from "./messages-page.js";
+
+// ── the composition root's hold on a session it built (src/cli only; test/arch checks it) ──
+export { sessionWiring, type SessionWiring } from "./session-wiring.js";

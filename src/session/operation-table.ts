@@ -54,24 +54,23 @@ export interface OperationParts {
   compact(customInstructions?: string): Promise<CompactionResult>;
 }
 
-/** The optional output schema, compiled (a bad one is refused before anything changes). */
-function outputOf(p: OperationParts, schema: unknown): Promise<OutputSpec | undefined> {
-  return schema === undefined ? Promise.resolve(undefined) : p.compileOutputSchema(schema);
+/**
+ * Starts with the optional output schema compiled (a bad one is refused before anything changes);
+ * without one it starts at once, so a message is queued in the order its command arrived.
+ */
+function withOutput<T>(p: OperationParts, schema: unknown, start: (output: OutputSpec | undefined) => T): T | Promise<T> {
+  return schema === undefined ? start(undefined) : p.compileOutputSchema(schema).then(start);
 }
 
 /** prompt, steer, follow_up, abort, abort_and_prompt, clear_queue, compact. */
 function prompting(p: OperationParts): Pick<OperationTable, "prompt" | "steer" | "follow_up" | "abort" | "abort_and_prompt" | "clear_queue" | "compact" | "abort_retry"> {
   return {
-    prompt: async (op) =>
-      p.prompt(op.message, { images: op.images, streamingBehavior: op.streamingBehavior, promptId: op.id, output: await outputOf(p, op.outputSchema) }),
+    prompt: (op) => withOutput(p, op.outputSchema, (output) => p.prompt(op.message, { images: op.images, streamingBehavior: op.streamingBehavior, promptId: op.id, output })),
     steer: (op) => ({ outcome: p.steer(op.message, op.images, op.id) }),
-    follow_up: async (op) => {
-      const output = await outputOf(p, op.outputSchema);
-      return { outcome: p.followUp(op.message, op.images, op.id, output) };
-    },
+    follow_up: (op) => withOutput(p, op.outputSchema, (output) => ({ outcome: p.followUp(op.message, op.images, op.id, output) })),
     abort: () => p.abort(),
     abort_and_prompt: async (op) => {
-      const output = await outputOf(p, op.outputSchema);
+      const output = op.outputSchema === undefined ? undefined : await p.compileOutputSchema(op.outputSchema);
       await p.abort();
       return p.prompt(op.message, { images: op.images, promptId: op.id, output });
     },

@@ -1,5 +1,6 @@
 // RPC mode: the session, the RPC front door over stdio, the ready frame, extensions with the RPC
 // UI, then serve stdin until it ends.
+import { sessionWiring } from "../../session/index.js";
 import { attachExtensions } from "../extensions.js";
 import { RpcServer } from "../../rpc/server.js";
 import { createStdioTransport } from "../../transport/index.js";
@@ -30,7 +31,7 @@ export async function runRpcMode(args: ParsedArgs, settings: SettingsSource, e: 
     sessionFactory: {
       create: async (params, current) => {
         const created = await createSession(params, current);
-        created.models.trackDiscovery(discovery); // create_session runs only after `discovery` is set
+        sessionWiring(created).models.trackDiscovery(discovery); // create_session runs only after `discovery` is set
         return created;
       },
       attach: (created, bindings) => attachExtensions(args, created, pithHome, e.log, bindings),
@@ -38,10 +39,10 @@ export async function runRpcMode(args: ParsedArgs, settings: SettingsSource, e: 
   });
   server.ready(VERSION);
   // File checkpoints (when on) look for git now, after `ready`: the probe spawns `git --version`.
-  void session.checkpoints.start();
+  void sessionWiring(session).checkpoints.start();
   // Live model discovery runs in the background; it never delays startup.
   const discovery = registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`));
-  session.models.trackDiscovery(discovery);
+  sessionWiring(session).models.trackDiscovery(discovery);
   await attachExtensions(args, session, pithHome, e.log, server.extensionBindings);
   server.announceCommands();
   exitOnSignals(() => server.terminate());

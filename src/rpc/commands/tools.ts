@@ -4,6 +4,6 @@ import type { CommandHandler } from "./types.js";
 
 export const set_host_tools: CommandHandler<"set_host_tools"> = (cmd, ctx) => {
   const { tools, names } = ctx.hostTools.define(cmd.tools);
-  ctx.session.tools.setHostTools(tools);
+  ctx.session.setHostTools(tools);
   return { toolNames: names };
 };
