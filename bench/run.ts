@@ -11,6 +11,7 @@ import { benchCheckpointPrompts } from "./checkpoints-prompt.js";
 import { costSession, costSessionFourTools, costSessionWide } from "./cost-workload.js";
 import { benchGrepFind } from "./tools-bench.js";
 import { benchLsp } from "./lsp-bench.js";
+import { benchSessionStores } from "./session-store-bench.js";
 import { largeSessionCompacted, largeSessionFull } from "./large-session-bench.js";
 import { ensurePi, pi, pith, type Agent } from "./lib/agents.js";
 import { ensureOmp, omp, ompDescription, ompUnavailable } from "./lib/omp.js";
@@ -19,6 +20,7 @@ import { removeTemps } from "./lib/temp.js";
 import { switchSession } from "./switch-workload.js";
 import { bigResult, bigResultV2, startup, streamDefault, streamDeltaOnly, toolTurns200, toolTurns2000, type Workload } from "./workloads.js";
 import { idleSessionsBench, listSessionsBench, twoStreamsBench } from "./multi-session-bench.js";
+import { bashOutput50, hostResult50, v2Result1k, v2Result6 } from "./memory-bench.js";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -33,6 +35,10 @@ const plan: Array<[Workload, number]> = [
   [switchSession, 3],
   [bigResult, 3],
   [bigResultV2, 3],
+  [hostResult50, 3],
+  [bashOutput50, 3],
+  [v2Result6, 3],
+  [v2Result1k, 3],
   [toolTurns2000, 1],
   // deterministic: the same script gives the same bill every time
   [costSession, 1],
@@ -122,6 +128,10 @@ async function main(): Promise<void> {
   if (!only || "lsp language servers".includes(only)) {
     log("language servers: write → diagnostics with typescript-language-server, pith RSS with and without...");
     for (const f of await benchLsp(log)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 1 }], { values: { [f.figure]: f.value } });
+  }
+  if (!quick && (!only || "session stores postgresql".includes(only))) {
+    log("session stores: JSONL vs PostgreSQL (pith's storage layer, in-process, a local cluster)...");
+    for (const f of await benchSessionStores(log)) results.add("pith", [{ key: f.figure, label: f.figure, unit: f.unit, digits: 2 }], { values: { [f.figure]: f.value } });
   }
   const took = Math.round((performance.now() - started) / 1000);
   const peers = ompReady ? ` (and ${ompDescription()} on the large-session rows)` : "";

@@ -2,6 +2,7 @@
 // format. "fresh" is the first switch_session of a new process (to the 2,000-turn file); "warm"
 // figures are the median of 3 switches per size after that, each preceded by a switch to a
 // 1-turn session so no agent can short-circuit a switch to the file it already has open.
+// "get_messages right after that switch" times the first get_messages of the fresh process.
 import type { Agent, AgentName } from "./lib/agents.js";
 import { writeSession } from "./lib/sessions.js";
 import { makeTemp } from "./lib/temp.js";
@@ -26,6 +27,7 @@ function sessionFiles(agent: AgentName): { cwd: string; files: Map<number, strin
 
 const specs: FigureSpec[] = [
   { key: "switch:fresh", label: "switch_session 2,000 turns, fresh process", unit: "ms", digits: 1 },
+  { key: "switch:messages", label: "get_messages right after that switch", unit: "ms", digits: 1 },
   ...SWITCH_SIZES.map((n) => ({ key: `switch:${n}`, label: `switch_session ${n.toLocaleString("en-US")} turns, warm`, unit: "ms", digits: 1 })),
 ];
 
@@ -48,6 +50,11 @@ export const switchSession: Workload = {
       async (p) => {
         await p.request({ type: "get_state" }, 20_000);
         const values: Record<string, number> = { "switch:fresh": await timedSwitch(p, f.get(2000)!) };
+        const t0 = performance.now();
+        const messages = await p.request({ type: "get_messages" }, 60_000);
+        values["switch:messages"] = performance.now() - t0;
+        const count = (messages.data as { messages?: unknown[] } | undefined)?.messages?.length ?? 0;
+        if (!messages.success || count < 2000) throw new Error(`get_messages after the switch gave ${count} messages`);
         for (const n of SWITCH_SIZES) {
           const times: number[] = [];
           for (let i = 0; i < 3; i++) {

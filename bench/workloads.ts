@@ -1,6 +1,7 @@
 // The workloads. Each one spawns a fresh agent process, measures one run and returns its
 // figures; a crash or timeout becomes the run's `failure` instead of an exception.
-import { writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startFakeLlmServer, type FakeLlm } from "../test/support/fake-llm-server.js";
 import { tempCwd, type Agent } from "./lib/agents.js";
@@ -49,20 +50,40 @@ export const startup: Workload = {
     { key: "getState", label: "spawn → first get_state response", unit: "ms" },
     { key: "startCpu", label: "agent CPU until first get_state response", unit: "ms" },
     { key: "idleRss", label: "idle RSS (1 s after first get_state)", unit: "MiB", digits: 1 },
+    { key: "vsNode", label: "spawn → first get_state / `node -e 0` (timed right before)", unit: "×", digits: 2 },
+    { key: "nodeRss", label: "Node's own idle RSS (an empty `node` process, 1 s after spawn)", unit: "MiB", digits: 1 },
   ],
-  run: (agent) =>
-    withProc(agent, [], async (p) => {
+  run: async (agent) => {
+    // Node's floor on this machine, now: the wall time of `node -e 0` and the RSS of an idle node
+    const t0 = performance.now();
+    execFileSync(process.execPath, ["-e", "0"]);
+    const nodeMs = performance.now() - t0;
+    const nodeRss = await idleNodeRss();
+    return withProc(agent, [], async (p) => {
       p.send({ type: "get_state", id: "first" });
       const res = await p.waitFor((f) => f.type === "response" && f.id === "first", 20_000);
       const startCpu = p.cpuMs();
       const getState = p.times[p.frames.indexOf(res)] - p.spawnedAt;
       const readyAt = p.frames.findIndex((f) => f.type === "ready");
       await sleep(1000);
-      const values: Record<string, number> = { getState, startCpu, idleRss: p.memMiB().rss };
+      const values: Record<string, number> = { getState, startCpu, idleRss: p.memMiB().rss, vsNode: getState / nodeMs, nodeRss };
       if (readyAt !== -1) values.ready = p.times[readyAt] - p.spawnedAt;
       return values;
-    }),
+    });
+  },
 };
+
+/** VmRSS of a node process that does nothing, 1 s after its spawn. */
+async function idleNodeRss(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 5000)"], { stdio: "ignore" });
+  try {
+    await sleep(1000);
+    const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+    return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? NaN) / 1024;
+  } finally {
+    child.kill();
+  }
+}
 
 function streamWorkload(label: string, extraArgs: string[], only?: Agent["name"]): Workload {
   const k = (s: string) => `${label}:${s}`;
@@ -145,18 +166,23 @@ export function toolTurnsWorkload(turns: number, sessions: boolean): Workload {
 export const toolTurns200 = toolTurnsWorkload(200, false);
 export const toolTurns2000 = toolTurnsWorkload(2000, true);
 
-const BIG_EXTENSION = `
-const text = "0123456789abcdef".repeat(131072); // 2 MiB
+/** An extension (same file for every agent) whose tool `big` returns the text `textExpr` evaluates to. */
+export function bigToolExtension(textExpr: string, description: string): string {
+  return `
+const text = ${textExpr};
 export default function (pi) {
   pi.registerTool({
     name: "big",
     label: "big",
-    description: "Returns 2 MiB of text",
+    description: ${JSON.stringify(description)},
     parameters: { type: "object", properties: {} },
     async execute() { return { content: [{ type: "text", text }], details: {} }; },
   });
 }
 `;
+}
+
+const BIG_EXTENSION = bigToolExtension(`"0123456789abcdef".repeat(131072)`, "Returns 2 MiB of text");
 
 function bigResultWorkload(label: string, protocolVersion: 1 | 2, only?: Agent["name"]): Workload {
   const k = (s: string) => `${label}:${s}`;

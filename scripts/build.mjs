@@ -40,7 +40,8 @@ const common = {
   plugins: [jsonAsParse],
   // Native addons (a `.node` binary, a tree-sitter grammar found beside its package) cannot be
   // bundled: they load from node_modules at run time, on first use (dynamic import).
-  external: ["@ast-grep/napi", "@ast-grep/lang-bash", "sharp"],
+  // `pg-native` is pg's optional libpq binding, never used: pith runs the JavaScript driver.
+  external: ["@ast-grep/napi", "@ast-grep/lang-bash", "sharp", "pg-native"],
   define: { __PITH_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: "import { createRequire as __pithCreateRequire } from 'node:module'; const require = __pithCreateRequire(import.meta.url);" },
   logLevel: "warning",
@@ -51,7 +52,8 @@ rmSync("dist", { recursive: true, force: true });
 
 await build({
   ...common,
-  entryPoints: { cli: "src/cli/main.ts", client: "src/client/index.ts" },
+  // pg-worker: the session database's worker thread (started only with --session-store postgres://)
+  entryPoints: { cli: "src/cli/main.ts", client: "src/client/index.ts", "pg-worker": "src/store/postgres/worker.ts" },
   outdir: "dist",
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",

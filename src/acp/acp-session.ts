@@ -89,7 +89,8 @@ export class AcpSession {
     this.translator.forgetLast();
     try {
       const message = await promptMessage(blocks, (p) => this.client.readFile(p));
-      const handle = await this.session.handle({ type: "prompt", message: message.text, images: message.images });
+      // An editor's prompt is typed by its user: extensions see it as interactive input.
+      const handle = this.session.prompt(message.text, { images: message.images, source: "interactive" });
       await handle.accepted;
       await handle.done;
     } catch (err) {

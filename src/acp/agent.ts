@@ -170,8 +170,8 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
       later(() => void s.announceCommands());
       return { configOptions: await configOptions(s.session), modes: modeState(s.session) };
     })
-    .onRequest(acp.methods.agent.session.list, ({ params }) => {
-      const page = host.list(params.cwd ?? undefined, params.cursor ?? undefined);
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => {
+      const page = await host.list(params.cwd ?? undefined, params.cursor ?? undefined);
       const sessions = page.sessions.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt ?? null }));
       return page.nextCursor ? { sessions, nextCursor: page.nextCursor } : { sessions };
     })

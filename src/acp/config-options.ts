@@ -2,6 +2,7 @@
 // set through the session's operations.
 import type { AgentSession } from "../session/index.js";
 import { PithError } from "../shared/errors.js";
+import { parseModelSelector } from "../shared/model-selector.js";
 import type { ThinkingLevel } from "../shared/types.js";
 
 export async function configOptions(session: AgentSession) {
@@ -34,9 +35,9 @@ export async function configOptions(session: AgentSession) {
 export async function setConfigOption(session: AgentSession, configId: string, value: unknown): Promise<void> {
   if (typeof value !== "string") throw new PithError("invalid_request", `Config option "${configId}" takes a string value`);
   if (configId === "model") {
-    const slash = value.indexOf("/");
-    if (slash <= 0) throw new PithError("invalid_request", `Model must be "provider/id", got "${value}"`);
-    await session.handle({ type: "set_model", provider: value.slice(0, slash), modelId: value.slice(slash + 1) });
+    const { provider, id } = parseModelSelector(value);
+    if (provider === undefined) throw new PithError("invalid_request", `Model must be "provider/id", got "${value}"`);
+    await session.handle({ type: "set_model", provider, modelId: id });
     return;
   }
   if (configId === "thought_level") {

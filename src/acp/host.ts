@@ -39,7 +39,7 @@ export interface AcpHost {
   /** The stored session with that id (searched in the cwd's session folder, then all of them). */
   open(sessionId: string, spec: AcpSessionSpec): Promise<HostedAcpSession>;
   /** Stored sessions, newest first: the cwd's, or every project's; pages by `cursor`. */
-  list(cwd: string | undefined, cursor: string | undefined): { sessions: AcpSessionSummary[]; nextCursor?: string };
+  list(cwd: string | undefined, cursor: string | undefined): Promise<{ sessions: AcpSessionSummary[]; nextCursor?: string }>;
   /** Why no model can answer yet (no key configured), or undefined when one can. */
   authProblem(): string | undefined;
   /** Whether the model new sessions start with takes images. */

@@ -8,7 +8,7 @@
 // poll before the abort is not lost: it enters the context (message_start/end) before agent_end.
 import { errorMessage } from "../shared/errors.js";
 import type { AgentMessage, Model, ToolResultMessage } from "../shared/types.js";
-import { addMessage, type RunState } from "./run-state.js";
+import { addMessages, type RunState } from "./run-state.js";
 import { streamAssistant } from "./stream-turn.js";
 import { errorOutcome, exceptionAssistant, failedCallText, insertMissingResults, syntheticResult, toolCallsOf } from "./synthetic.js";
 import { executeToolBatch } from "./tool-batch.js";
@@ -37,7 +37,8 @@ async function runTurns(state: RunState, flags: { ended: boolean }): Promise<voi
   const { input, config } = state;
   input.emit({ type: "agent_start" });
   input.emit({ type: "turn_start" });
-  for (const message of input.prompts) addMessage(state, message);
+  const prompts = addMessages(state, input.prompts);
+  if (prompts) await prompts;
   let pending = input.signal.aborted ? [] : config.pollSteering();
   let first = true;
   for (;;) {
@@ -45,7 +46,8 @@ async function runTurns(state: RunState, flags: { ended: boolean }): Promise<voi
     while (hasToolCalls || pending.length > 0) {
       if (!first) input.emit({ type: "turn_start" });
       first = false;
-      for (const message of pending) addMessage(state, message);
+      const adding = addMessages(state, pending);
+      if (adding) await adding;
       pending = [];
       const turn = await runTurn(state);
       if (turn.stop) return endRun(state, flags);
@@ -70,7 +72,11 @@ async function runTurn(state: RunState): Promise<TurnOutcome> {
   const assistant = await streamAssistant(state);
   if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
     const text = failedCallText(assistant.stopReason, assistant.errorMessage);
-    const results = toolCallsOf(assistant).map((call) => emitSyntheticCall(state, call, errorOutcome(text)));
+    const results: ToolResultMessage[] = [];
+    for (const call of toolCallsOf(assistant)) {
+      const result = emitSyntheticCall(state, call, errorOutcome(text));
+      results.push(result instanceof Promise ? await result : result);
+    }
     input.emit({ type: "turn_end", message: assistant, toolResults: results });
     return { stop: true, hasToolCalls: results.length > 0 };
   }
@@ -78,7 +84,8 @@ async function runTurn(state: RunState): Promise<TurnOutcome> {
   const batch = calls.length > 0 ? await executeToolBatch(state, calls) : { results: [], steering: undefined };
   input.emit({ type: "turn_end", message: assistant, toolResults: batch.results });
   if (input.signal.aborted || (calls.length > 0 && state.config.shouldEndAfterTools?.() === true)) {
-    for (const message of batch.steering ?? []) addMessage(state, message);
+    const steering = addMessages(state, batch.steering ?? []);
+    if (steering) await steering;
     return { stop: true, hasToolCalls: calls.length > 0 };
   }
   return { stop: false, hasToolCalls: calls.length > 0, steering: batch.steering };

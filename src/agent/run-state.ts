@@ -17,9 +17,27 @@ export function appendMessage(state: RunState, message: AgentMessage): void {
   state.added.push(message);
 }
 
+/** A value now, or a promise of it when a hook has to be waited for (no extra tick otherwise). */
+export type Later<T> = T | Promise<T>;
+
 /** A non-streamed message entering the context: back-to-back message_start/message_end. */
-export function addMessage(state: RunState, message: AgentMessage): void {
+export function addMessage(state: RunState, message: AgentMessage): Later<void> {
   state.input.emit({ type: "message_start", message });
   appendMessage(state, message);
-  state.input.emit({ type: "message_end", message });
+  return endMessage(state, message);
+}
+
+/** Adds `messages` in order. */
+export function addMessages(state: RunState, messages: readonly AgentMessage[]): Later<void> {
+  for (let i = 0; i < messages.length; i++) {
+    const pending = addMessage(state, messages[i]);
+    if (pending) return pending.then(() => addMessages(state, messages.slice(i + 1)));
+  }
+}
+
+/** `message_end` of a message in the context, once `config.beforeMessageEnd` (when set) had its say. */
+export function endMessage(state: RunState, message: AgentMessage): Later<void> {
+  const hook = state.config.beforeMessageEnd;
+  if (!hook) return state.input.emit({ type: "message_end", message });
+  return hook(message).then(() => state.input.emit({ type: "message_end", message }));
 }

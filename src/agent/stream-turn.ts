@@ -16,7 +16,7 @@ import { errorMessage } from "../shared/errors.js";
 import type { AssistantMessage, AssistantMessageEvent, Model } from "../shared/types.js";
 import { ABORTED, AbortWaiter, closeIterator } from "./abort-waiter.js";
 import { linkedAbort, type LinkedAbort } from "./linked-abort.js";
-import { appendMessage, type RunState } from "./run-state.js";
+import { appendMessage, endMessage, type Later, type RunState } from "./run-state.js";
 import { advertisedTools } from "./tool-shelf.js";
 import { abortedFromPartial, finalFromPartial, placeholderAssistant } from "./synthetic.js";
 
@@ -65,14 +65,14 @@ class AssistantTracker {
     return finalFromPartial(this.current(), "error", errorMessage(err));
   }
 
-  end(final: AssistantMessage): AssistantMessage {
+  end(final: AssistantMessage): Later<AssistantMessage> {
     if (!this.started) {
       const identity = { api: final.api, provider: final.provider, id: final.model };
       this.start(placeholderAssistant(identity, final.timestamp));
     }
     appendMessage(this.state, final);
-    this.state.input.emit({ type: "message_end", message: final });
-    return final;
+    const pending = endMessage(this.state, final);
+    return pending ? pending.then(() => final) : final;
   }
 }
 

@@ -54,7 +54,10 @@ class ToolBatch {
       if (failure) throw failure.reason;
       const order = new Map(this.calls.map((c, i) => [c, i]));
       this.unstarted.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-      for (const call of this.unstarted) this.results.push(emitSyntheticCall(this.state, call, errorOutcome(SKIPPED_TEXT)));
+      for (const call of this.unstarted) {
+        const result = emitSyntheticCall(this.state, call, errorOutcome(SKIPPED_TEXT));
+        this.results.push(result instanceof Promise ? await result : result);
+      }
       return this.steering ? { results: this.results, steering: this.steering } : { results: this.results };
     } finally {
       this.link.dispose();
@@ -85,13 +88,15 @@ class ToolBatch {
       return;
     }
     if (this.state.input.signal.aborted) {
-      this.results.push(emitSyntheticCall(this.state, call, errorOutcome(abortedCallText())));
+      const result = emitSyntheticCall(this.state, call, errorOutcome(abortedCallText()));
+      this.results.push(result instanceof Promise ? await result : result);
       return;
     }
     if (shelf?.kind === "answer") {
       const answer = { isError: shelf.isError, result: { content: [{ type: "text" as const, text: shelf.text }], details: {} } };
       emitToolStart(this.state, call, callArgs(call));
-      this.results.push(emitToolResult(this.state, call, answer, false));
+      const result = emitToolResult(this.state, call, answer, false);
+      this.results.push(result instanceof Promise ? await result : result);
       this.pollSteering();
       return;
     }
@@ -103,7 +108,9 @@ class ToolBatch {
     const outcome = await this.execute(run, tool, view, state);
     state.finished = true;
     const skipped = this.steering !== undefined;
-    this.results.push(emitToolResult(this.state, run, skipped ? errorOutcome(SKIPPED_TEXT) : outcome, skipped));
+    const result = emitToolResult(this.state, run, skipped ? errorOutcome(SKIPPED_TEXT) : outcome, skipped);
+    // Awaited only when a message_end hook is waited for: the steering poll below keeps its timing.
+    this.results.push(result instanceof Promise ? await result : result);
     this.pollSteering();
   }
 

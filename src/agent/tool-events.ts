@@ -1,6 +1,6 @@
 // The events of one tool call: start, updates, end + its toolResult message.
 import type { ToolCall, ToolResultMessage } from "../shared/types.js";
-import { appendMessage, type RunState } from "./run-state.js";
+import { appendMessage, endMessage, type Later, type RunState } from "./run-state.js";
 import type { ToolCallOutcome } from "./types.js";
 
 const INTENT_KEY = "_i";
@@ -40,7 +40,7 @@ export function emitToolResult(
   call: ToolCall,
   outcome: ToolCallOutcome,
   synthetic: boolean,
-): ToolResultMessage {
+): Later<ToolResultMessage> {
   const { result, isError } = outcome;
   const isWarning = result.isWarning ?? false;
   state.input.emit({
@@ -63,12 +63,12 @@ export function emitToolResult(
   };
   state.input.emit({ type: "message_start", message });
   appendMessage(state, message);
-  state.input.emit({ type: "message_end", message });
-  return message;
+  const pending = endMessage(state, message);
+  return pending ? pending.then(() => message) : message;
 }
 
 /** A call that never ran: start + end + result message in one go. */
-export function emitSyntheticCall(state: RunState, call: ToolCall, outcome: ToolCallOutcome): ToolResultMessage {
+export function emitSyntheticCall(state: RunState, call: ToolCall, outcome: ToolCallOutcome): Later<ToolResultMessage> {
   emitToolStart(state, call, callArgs(call));
   return emitToolResult(state, call, outcome, true);
 }

@@ -33,6 +33,11 @@ export interface AgentLoopConfig {
   wrapToolExecution?(call: ToolCall, tool: Tool, run: () => Promise<ToolCallOutcome>): Promise<ToolCallOutcome>;
   /** After a tool batch: true ends the run without another model request (a structured result was submitted). */
   shouldEndAfterTools?(): boolean;
+  /**
+   * Awaited before each message's `message_end` (after it entered the context): may change the
+   * message in place (extensions' `message_end` replacement). Absent: nothing waits.
+   */
+  beforeMessageEnd?(message: AgentMessage): Promise<void>;
   /** Hook for the TTSR interceptor: return true to abort the stream. */
   onAssistantUpdate?(message: AgentEvent & { type: "message_update" }): boolean | void;
 }

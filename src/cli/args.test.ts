@@ -30,7 +30,7 @@ describe("parseArgs", () => {
       apiKey: "k", noSession: true, session: "s1", continue: true, sessionDir: "/d", cwd: "/w", tools: ["read", "bash"],
       noTools: true, extensions: ["x.ts", "y.ts"], noExtensions: true, systemPrompt: "sys", appendSystemPrompt: ["a1", "a2"],
       deltaStreaming: true, providerSessionId: "cache-1", noRules: true, noSkills: true, noTitle: true, noThemes: true,
-      fileCheckpoints: true, version: true, help: true, messages: [], fileArgs: [],
+      fileCheckpoints: true, version: true, help: true, messages: [], fileArgs: [], extensionFlags: [],
     });
   });
 
@@ -55,8 +55,22 @@ describe("parseArgs", () => {
     expect(parseArgs(["--provider", "groq", "--model", "openai/gpt-oss"])).toMatchObject({ provider: "groq", model: "openai/gpt-oss" });
   });
 
-  it("rejects unknown flags, missing values, bad enums and values on switches (exit 2)", () => {
-    expect(usageError(["--frobnicate"])).toMatchObject({ exitCode: 2, message: "Unknown option: --frobnicate (see pith --help)" });
+  it("keeps unknown --options for the extensions' flags, with pi's value rule", () => {
+    const args = parseArgs(["-p", "first", "--plan", "--name=alpha", "--level", "3", "second", "--mode", "json", "--dry", "@f.ts", "--last"]);
+    expect(args.messages).toEqual(["first", "second"]);
+    expect(args.fileArgs).toEqual(["f.ts"]);
+    expect(args.mode).toBe("json");
+    expect(args.extensionFlags).toEqual([
+      { arg: "--plan", name: "plan", separate: false, messageIndex: 1 },
+      { arg: "--name=alpha", name: "name", value: "alpha", separate: false, messageIndex: 1 },
+      { arg: "--level", name: "level", value: "3", separate: true, messageIndex: 1 },
+      { arg: "--dry", name: "dry", separate: false, messageIndex: 2 },
+      { arg: "--last", name: "last", separate: false, messageIndex: 2 },
+    ]);
+  });
+
+  it("rejects unknown short options, missing values, bad enums and values on switches (exit 2)", () => {
+    expect(usageError(["-z"])).toMatchObject({ exitCode: 2, message: "Unknown option: -z (see pith --help)" });
     expect(usageError(["--model"]).message).toBe("Option --model requires a value");
     expect(usageError(["--model", "--print"]).message).toBe("Option --model requires a value");
     expect(usageError(["--mode", "tui"]).message).toBe('Invalid value for --mode: "tui" (expected one of rpc, acp, json, print)');

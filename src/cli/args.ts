@@ -1,4 +1,5 @@
 // Command-line parsing: argv → ParsedArgs, pure (no env, no I/O). Errors are CliError with an exit code.
+import { parseModelSelector } from "../shared/model-selector.js";
 import type { ThinkingLevel } from "../shared/types.js";
 
 export type Mode = "rpc" | "acp" | "json" | "print";
@@ -26,6 +27,8 @@ export interface ParsedArgs {
   session?: string;
   continue: boolean;
   sessionDir?: string;
+  /** `--session-store <url>`: where sessions live (a postgres:// URL, or "jsonl" for session files). */
+  sessionStore?: string;
   cwd?: string;
   tools?: string[];
   noTools: boolean;
@@ -64,6 +67,25 @@ export interface ParsedArgs {
   messages: string[];
   /** `@path` positional arguments, without the `@`. */
   fileArgs: string[];
+  /**
+   * `--name` options pith does not know, in order: flags an extension may declare
+   * (`pi.registerFlag`). They are checked once the extensions are loaded (see resolveExtensionFlags).
+   */
+  extensionFlags: ExtensionFlagArg[];
+}
+
+/** An option pith does not know, kept for the extensions to claim. */
+export interface ExtensionFlagArg {
+  /** Without the leading `--`. */
+  name: string;
+  /** `--name=value`, or the next argument when it does not look like an option or `@file`. */
+  value?: string;
+  /** The value came from the next argument (a boolean flag gives it back as a message). */
+  separate: boolean;
+  /** Where that message goes back among `messages`. */
+  messageIndex: number;
+  /** The argument as written (error messages). */
+  arg: string;
 }
 
 const MODES: readonly Mode[] = ["rpc", "acp", "json", "print"];
@@ -99,6 +121,7 @@ const FLAGS: Record<string, Flag> = {
   "--session": (a, take) => (a.session = take()),
   "--continue": (a) => (a.continue = true),
   "--session-dir": (a, take) => (a.sessionDir = take()),
+  "--session-store": (a, take) => (a.sessionStore = take()),
   "--cwd": (a, take) => (a.cwd = take()),
   "--tools": (a, take) => (a.tools = list(take())),
   "--output-schema": (a, take) => (a.outputSchema = take()),
@@ -153,6 +176,7 @@ function emptyArgs(): ParsedArgs {
     help: false,
     messages: [],
     fileArgs: [],
+    extensionFlags: [],
   };
 }
 
@@ -177,7 +201,11 @@ export function parseArgs(argv: string[]): ParsedArgs {
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const name = ALIASES[eq === -1 ? arg : arg.slice(0, eq)] ?? (eq === -1 ? arg : arg.slice(0, eq));
     const flag = FLAGS[name];
-    if (!flag) throw new CliError(`Unknown option: ${arg} (see pith --help)`);
+    if (!flag && name.startsWith("--") && name.length > 2) {
+      i = keepExtensionFlag(args, argv, i, eq);
+      continue;
+    }
+    if (!flag) throw new CliError(unknownOptionMessage(arg));
     let used = false;
     const take = (): string => {
       used = true;
@@ -197,13 +225,38 @@ export function parseArgs(argv: string[]): ParsedArgs {
   return args;
 }
 
+export function unknownOptionMessage(arg: string): string {
+  return `Unknown option: ${arg} (see pith --help)`;
+}
+
+/**
+ * An unknown `--name` option (pi's rule): `--name=value`, or `--name value` when the next
+ * argument does not start with `-` or `@`, or `--name` alone. Returns the index of the last
+ * argument it used.
+ */
+function keepExtensionFlag(args: ParsedArgs, argv: string[], i: number, eq: number): number {
+  const arg = argv[i];
+  const base = { arg, messageIndex: args.messages.length };
+  if (eq !== -1) {
+    args.extensionFlags.push({ ...base, name: arg.slice(2, eq), value: arg.slice(eq + 1), separate: false });
+    return i;
+  }
+  const next = argv[i + 1];
+  if (next !== undefined && !next.startsWith("-") && !next.startsWith("@")) {
+    args.extensionFlags.push({ ...base, name: arg.slice(2), value: next, separate: true });
+    return i + 1;
+  }
+  args.extensionFlags.push({ ...base, name: arg.slice(2), separate: false });
+  return i;
+}
+
 /** `--model provider/id` without `--provider` names both. */
 function splitModel(args: ParsedArgs): void {
   if (!args.model || args.provider) return;
-  const slash = args.model.indexOf("/");
-  if (slash <= 0 || slash === args.model.length - 1) return;
-  args.provider = args.model.slice(0, slash);
-  args.model = args.model.slice(slash + 1);
+  const { provider, id } = parseModelSelector(args.model);
+  if (provider === undefined || id === "") return;
+  args.provider = provider;
+  args.model = id;
 }
 
 /**
@@ -240,6 +293,8 @@ Usage:
   pith -p [options] <message...>     run one prompt, print the answer
   echo "prompt" | pith [options]     same, prompt from stdin
   pith --mode json [options] <msg>   run one prompt, print every event as JSON lines
+  pith sessions import <folder>      JSONL session files into the session database (--session-store)
+  pith sessions export <dir>         the session database's sessions into JSONL files under <dir>
 
 Modes:
   --mode <rpc|acp|json|print>        output mode (default: print when -p, a message or piped stdin)
@@ -259,6 +314,7 @@ Session:
   --session <path|id>                open a session file (path, or id in the session dir)
   -c, --continue                     continue the most recent session for this directory
   --session-dir <dir>                where session files live
+  --session-store <url>              keep sessions in PostgreSQL (postgres://...; "jsonl": session files)
   --cwd <dir>                        working directory (default: current directory)
 
 Tools, extensions, prompt:
@@ -295,6 +351,7 @@ Environment:
   PITH_TRUST_PROJECT                 1/true/yes/on: same as --trust-project; 0/false/no/off: --no-approve
   ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY,
   XAI_API_KEY, MISTRAL_API_KEY, ...  provider API keys
+  PITH_SESSION_STORE                 like --session-store (the flag wins; then this; then setting sessionStore)
   PITH_CACHE_RETENTION               prompt caching: none | short (default, ~5 min) | long (~1 h);
                                      wins over the cacheRetention setting
   PITH_RPC_EMIT_TITLE, PI_RPC_EMIT_TITLE

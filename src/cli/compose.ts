@@ -8,11 +8,8 @@ import { createStreamFn } from "../providers/stream.js";
 import {
   AgentSession,
   buildSystemPrompt,
-  createJsonlStorage,
   discoverContextFiles,
   resolvePromptArg,
-  resolveSessionArg,
-  sessionDirFor,
   type McpWiring,
   type SessionLog,
   type SessionSettings,
@@ -48,6 +45,7 @@ import { toSessionSettings, type Settings } from "./settings.js";
 import { ProjectLayer, settingsFor, type LayerContext, type SettingsSource } from "./project-layer.js";
 import { toolsOf } from "./compose-tools.js";
 import { createVisionPort } from "./vision.js";
+import { sessionStorageFor, storeSecretEnv } from "./session-store.js";
 
 export interface Environment {
   env: Record<string, string | undefined>;
@@ -105,13 +103,15 @@ export async function composeSession(args: ParsedArgs, source: SettingsSource, e
     cliProvider: args.provider,
     cwd,
   });
-  e.hideSecrets?.(registry.credentialEnvNames());
+  const storage = await sessionStorageFor(args, source, e.env);
+  const secrets = () => [...registry.credentialEnvNames(), ...storeSecretEnv(storage)];
+  e.hideSecrets?.(secrets());
   const tempDir = userTempDir(tmpdir(), e.log);
-  const layers: LayerContext = { args, source, pithHome, env: e.env, log: e.log, secrets: () => registry.credentialEnvNames() };
+  // tools and `bash` never see the credentials pith reads, nor the session database's URL or password
+  const layers: LayerContext = { args, source, pithHome, env: e.env, log: e.log, secrets };
   const layer = await ProjectLayer.create(layers, cwd);
-  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd);
-  const storage = createJsonlStorage();
-  const file = openSessionFile(storage, args, sessionDir, cwd, path.join(pithHome, "sessions"));
+  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : storage.dirFor(pithHome, cwd);
+  const file = openSessionFile(storage, args, sessionDir, cwd, pithHome);
   for (const w of file.warnings) e.log(w);
   const model = pickModel(args, layer.settings, registry);
   const shared: Shared = {
@@ -121,7 +121,7 @@ export async function composeSession(args: ParsedArgs, source: SettingsSource, e
     pithHome,
     registry,
     storage,
-    scoped: (args.models ?? []).map((s) => resolveSelector(registry, s)).filter((m): m is Model => !!m),
+    scoped: (args.models ?? []).map((s) => registry.select(s)).filter((m): m is Model => !!m),
     tempDir,
     rgPath: findOnPath("rg", e.env.PATH),
     layers,
@@ -226,7 +226,7 @@ async function assemble(sh: Shared, o: BuildOptions, boxing: Promise<SessionSand
   const mcp = ownMcp ?? borrowMcp(o.parent!.mcp, o.agent && agentMcpFilter(o.agent));
   const fs = sh.parts.fs ?? createNodeFsOps();
   const lsp = o.parent ? o.parent.lsp : await setUpLsp({ settings, cwd, pathEnv: e.env.PATH, childEnv: layer.childEnv, boxed, fs, guardWrite: boxed?.guardWrite });
-  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.model, visionModel: settings.images.visionModel });
+  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.model, visionModel: settings.images.visionModel, timeouts: { firstByteTimeoutMs: settings.retry.firstByteTimeoutMs, idleTimeoutMs: settings.retry.idleTimeoutMs } });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome: sh.pithHome,
@@ -321,7 +321,7 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession, in
     sessionDir: o.sessionDir,
     cwd: o.cwd,
     parent,
-    resolveModel: (selector) => resolveSelector(sh.registry, selector),
+    resolveModel: (selector) => sh.registry.select(selector),
     build: async (b) => {
       const session = await buildSession(sh, { ...b, cwd: o.cwd, layer: o.layer, sessionDir: o.sessionDir, parent: inherit() });
       // A subagent runs the extensions every session of this process runs, so their tool_call
@@ -343,16 +343,16 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
   if ((p.provider === undefined) !== (p.modelId === undefined)) throw new PithError("invalid_request", "create_session needs both provider and modelId, or neither");
   let model = current.model;
   if (p.provider !== undefined && p.modelId !== undefined) {
-    model = sh.registry.find(p.provider, p.modelId) ?? sh.registry.resolve(p.provider, p.modelId);
+    model = sh.registry.select({ provider: p.provider, id: p.modelId });
     if (!model) throw new PithError("not_found", `Model not found: ${p.provider}/${p.modelId}`);
   }
   const noSession = p.noSession ?? sh.args.noSession ?? false;
-  const sessionDir = noSession ? undefined : sh.args.sessionDir ? path.resolve(processCwd, sh.args.sessionDir) : sessionDirFor(sh.pithHome, cwd);
+  const sessionDir = noSession ? undefined : sh.args.sessionDir ? path.resolve(processCwd, sh.args.sessionDir) : sh.storage.dirFor(sh.pithHome, cwd);
   let file: SessionLog;
   if (p.sessionPath !== undefined) {
     if (noSession) throw new PithError("invalid_request", "create_session: sessionPath and noSession exclude each other");
-    const abs = path.resolve(cwd, p.sessionPath);
-    file = sh.storage.exists(abs) ? sh.storage.open(abs, { cwd }) : sh.storage.createAt(abs, { cwd });
+    const ref = sh.storage.resolve(p.sessionPath, cwd);
+    file = sh.storage.exists(ref) ? sh.storage.open(ref, { cwd }) : sh.storage.createAt(ref, { cwd });
   } else {
     file = sh.storage.create({ dir: sessionDir, cwd });
   }
@@ -387,11 +387,11 @@ export function probeModel(args: ParsedArgs, source: SettingsSource, e: Environm
 }
 
 /** The session file the process starts with (engine.md §1.8): --session, --continue, or a new one. */
-function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, sessionsRoot: string): SessionLog {
+function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, pithHome: string): SessionLog {
   if (!sessionDir) return storage.create({ dir: undefined, cwd });
   if (args.session) {
     // a path-like argument resolves against the working directory even when it does not exist
-    const file = resolveSessionArg(args.session, sessionDir, cwd, args.sessionDir ? undefined : sessionsRoot);
+    const file = storage.find(args.session, { dir: sessionDir, cwd, pithHome: args.sessionDir ? undefined : pithHome });
     // engine.md §1.5: a session file that does not exist yet is created at that exact path
     if (!storage.exists(file)) return storage.createAt(file, { cwd });
     return storage.open(file, { cwd });
@@ -403,25 +403,14 @@ function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: 
   return storage.create({ dir: sessionDir, cwd });
 }
 
-/** `provider/id`, or an id searched across providers. */
-function resolveSelector(registry: ModelRegistry, selector: string): Model | undefined {
-  const slash = selector.indexOf("/");
-  if (slash > 0) {
-    const provider = selector.slice(0, slash);
-    const id = selector.slice(slash + 1);
-    return registry.find(provider, id) ?? registry.resolve(provider, id);
-  }
-  return registry.all().find((m) => m.id === selector);
-}
-
 function pickModel(args: ParsedArgs, settings: Settings, registry: ModelRegistry): Model | undefined {
   if (args.provider && args.model) {
-    const model = registry.find(args.provider, args.model) ?? registry.resolve(args.provider, args.model);
+    const model = registry.select({ provider: args.provider, id: args.model });
     if (!model) throw new PithError("config", `Model not found: ${args.provider}/${args.model}`);
     return model;
   }
   if (args.model) {
-    const model = resolveSelector(registry, args.model);
+    const model = registry.select(args.model);
     if (!model) throw new PithError("config", `Model not found: ${args.model}`);
     return model;
   }

@@ -2,6 +2,9 @@
 // (the reference's names), and the servers (`lsp.servers.<name>`, the reference's shape, merged
 // field by field over the built-in table).
 
+import { Type } from "typebox";
+import { bool, explained, positiveMs, section } from "./setting-schema.js";
+
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isStrings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === "string");
 
@@ -29,16 +32,14 @@ function serverProblem(servers: unknown): string | undefined {
   return undefined;
 }
 
-const bool = { check: (v: unknown) => typeof v === "boolean", expected: "true or false" };
-
-/** The validation rules of the `lsp` key (merged into settings.ts's table). */
-export const LSP_SPEC = {
-  lsp: {
-    enabled: bool,
-    diagnosticsOnWrite: bool,
-    diagnosticsOnEdit: bool,
-    formatOnWrite: bool,
-    diagnosticsTimeoutMs: { check: (v: unknown) => Number.isInteger(v) && (v as number) > 0, expected: "a positive integer (milliseconds)" },
-    servers: { check: (v: unknown) => serverProblem(v) === undefined, expected: "an object of servers", problem: serverProblem },
-  },
+/** The schema of the `lsp` key (part of the settings schema). */
+export const LSP_SCHEMA = {
+  lsp: section({
+    enabled: bool(),
+    diagnosticsOnWrite: bool(),
+    diagnosticsOnEdit: bool(),
+    formatOnWrite: bool(),
+    diagnosticsTimeoutMs: positiveMs(),
+    servers: explained(Type.Unknown(), serverProblem),
+  }),
 };

@@ -10,25 +10,29 @@ import { pithHomeOf, type Environment } from "./compose.js";
 import { removeLeftoversSync } from "./exit-cleanup.js";
 import { readApiKeyFile } from "./api-key-file.js";
 import { hideSecretsFromProc } from "./hide-proc-secrets.js";
+import { checkExtensionFlags } from "./extensions.js";
 import { VERSION, runRpcMode } from "./modes/rpc.js";
 import { runPrintMode } from "./modes/print.js";
+import path from "node:path";
 
 async function main(argv: string[]): Promise<number> {
   const log = (m: string) => process.stderr.write(m.endsWith("\n") ? m : m + "\n");
   // `--api-key`'s value leaves the process's command line (ps, /proc/<pid>/cmdline) first thing.
-  const masked = hideSecretsFromProc(process.env, [], ["--api-key"]);
+  // ... and so does `--session-store`'s, a database URL that may hold a password.
+  const masked = hideSecretsFromProc(process.env, [], ["--api-key", "--session-store"]);
   if (masked) log(`pith: could not hide --api-key from /proc/${process.pid}/cmdline (${masked}); processes of this user can read it there`);
   const env: Environment = { env: process.env, cwd: process.cwd(), log, hideSecrets: (names) => hideSecrets(names, log) };
+  if (argv[0] === "sessions") {
+    // loaded only here: the session database's code stays out of every mode's startup
+    const { runSessionsCommand } = await import("./sessions-command.js");
+    return runSessionsCommand(argv.slice(1), env, (line) => process.stdout.write(line + "\n"));
+  }
   let args;
   try {
     args = parseArgs(argv);
     if (args.apiKeyFile !== undefined) args.apiKey = readApiKeyFile(args.apiKeyFile, env.cwd);
   } catch (err) {
-    if (err instanceof CliError) {
-      process.stderr.write(`${err.message}\n`);
-      return err.exitCode;
-    }
-    throw err;
+    return usageFailure(err, "");
   }
   if (args.help) {
     process.stdout.write(HELP_TEXT);
@@ -38,24 +42,27 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  const pithHome = pithHomeOf(env.env);
+  // The global settings are read once; each session adds its folder's project settings when that
+  // folder is trusted (project-layer.ts).
+  const global = readSettingsLayer("global", settingsPaths(pithHome, env.cwd).globalPath, env.log);
+  try {
+    // Options pith does not know may be extension flags: known only once the extensions are loaded.
+    await checkExtensionFlags(args, global, args.cwd ? path.resolve(env.cwd, args.cwd) : env.cwd, pithHome, env.log);
+  } catch (err) {
+    return usageFailure(err, "");
+  }
   let mode;
   try {
     mode = resolveMode(args, { stdinIsTTY: process.stdin.isTTY === true });
     if (mode === "rpc" || mode === "acp") rejectFileArgsInRpc(args);
   } catch (err) {
-    if (err instanceof CliError) {
-      process.stderr.write(`Error: ${err.message}\n`);
-      return err.exitCode;
-    }
-    throw err;
+    return usageFailure(err, "Error: ");
   }
   for (const note of displayOnlyNotes(args)) env.log(note);
-  const pithHome = pithHomeOf(env.env);
-  // The global settings are read once; each session adds its folder's project settings when that
-  // folder is trusted (project-layer.ts).
   const rpcLike = mode === "rpc" || mode === "acp";
   const settings: SettingsSource = {
-    global: readSettingsLayer("global", settingsPaths(pithHome, env.cwd).globalPath, env.log),
+    global,
     finish: rpcLike ? applyRpcOverrides : (s) => s,
   };
   if (mode === "rpc") return runRpcMode(args, settings, env);
@@ -65,6 +72,13 @@ async function main(argv: string[]): Promise<number> {
     return runAcpMode(args, settings, env);
   }
   return runPrintMode(args, settings, env, mode);
+}
+
+/** A usage error on stderr (with `prefix`) and its exit code; anything else is rethrown. */
+function usageFailure(err: unknown, prefix: string): number {
+  if (!(err instanceof CliError)) throw err;
+  process.stderr.write(`${prefix}${err.message}\n`);
+  return err.exitCode;
 }
 
 /** Credentials leave pith's /proc entries once; a failure is said once (children could read them there). */

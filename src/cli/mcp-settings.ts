@@ -2,6 +2,9 @@
 // from decides whether it may start) and `mcp` (tunables; `mcp.projectServers` is honoured in
 // the global file only: a project must not enable its own servers).
 
+import { Type } from "typebox";
+import { positiveMs, section } from "./setting-schema.js";
+
 /** `mcp` in settings.json. */
 export interface McpSettings {
   /** `true`, or the names of the project servers (`.mcp.json`, project settings) allowed to start. */
@@ -17,19 +20,14 @@ export interface McpServerSettings {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const positive = { check: (v: unknown) => Number.isInteger(v) && (v as number) > 0, expected: "a positive integer (milliseconds)" };
-
-/** The validation rules of the MCP keys (merged into settings.ts's table). */
-export const MCP_SPEC = {
-  mcpServers: { check: isObj, expected: 'an object mapping server names to servers ({"command": ...} or {"type": "http", "url": ...})' },
-  mcp: {
-    projectServers: {
-      check: (v: unknown) => typeof v === "boolean" || (Array.isArray(v) && v.every((s) => typeof s === "string")),
-      expected: "true, false or an array of server names",
-    },
-    startupTimeoutMs: positive,
-    toolTimeoutMs: positive,
-  },
+/** The schemas of the MCP keys (part of the settings schema). */
+export const MCP_SCHEMA = {
+  mcpServers: Type.Record(Type.String(), Type.Unknown(), { expected: 'an object mapping server names to servers ({"command": ...} or {"type": "http", "url": ...})' }),
+  mcp: section({
+    projectServers: Type.Union([Type.Boolean(), Type.Array(Type.String())], { expected: "true, false or an array of server names" }),
+    startupTimeoutMs: positiveMs(),
+    toolTimeoutMs: positiveMs(),
+  }),
 };
 
 /**

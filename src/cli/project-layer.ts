@@ -11,6 +11,7 @@ import type { ParsedArgs } from "./args.js";
 import { findProjectLayer, untrustedNotice } from "./project-inventory.js";
 import { resolveProjectTrust, type TrustDecision, type TrustSource } from "./project-trust.js";
 import { mergeSettingsLayers, readSettingsLayer, settingsPaths, type Settings, type SettingsLayer } from "./settings.js";
+import { settingsExtensionPaths } from "./settings-extensions.js";
 import { saveTrustDecision, trustFilePath } from "./trust-store.js";
 
 /** What the process's settings come from: the global file (read once) and the mode's adjustments. */
@@ -81,6 +82,11 @@ export class ProjectLayer {
 
   get trusted(): boolean {
     return this.decision.trusted;
+  }
+
+  /** The settings' `extensions` lists (the project file's only while the folder is trusted). */
+  extensionPaths(): string[] {
+    return settingsExtensionPaths(this.ctx.source.global, this.ctx.pithHome, this.cwd, this.trusted);
   }
 
   /** What the composition root does to a running session when the folder becomes trusted. */

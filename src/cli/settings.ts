@@ -6,18 +6,21 @@ import { PithError } from "../shared/errors.js";
 import type { ThinkingLevel } from "../shared/types.js";
 import type { CacheRetention } from "../providers/types.js";
 import type { SessionSettings } from "../session/index.js";
+import type { TSchema } from "typebox";
+import { schemaReport } from "../shared/schema/explain.js";
+import { bool, count, num, oneOf, piOnly, positive, section, str, stringMap, strings } from "./setting-schema.js";
 import {
-  POLICY_SPEC,
+  POLICY_SCHEMA,
   defaultPermissionsSetting,
   defaultSandboxSetting,
   mergePermissionLists,
   type PermissionsSetting,
   type SandboxSetting,
 } from "./policy-settings.js";
-import { MCP_SPEC, takeMcpServers, type McpServerSettings, type McpSettings } from "./mcp-settings.js";
-import { LSP_SPEC } from "./lsp-settings.js";
+import { MCP_SCHEMA, takeMcpServers, type McpServerSettings, type McpSettings } from "./mcp-settings.js";
+import { LSP_SCHEMA } from "./lsp-settings.js";
 import { defaultLspSettings, type LspSettings } from "../lsp/types.js";
-import { GLOBAL_ONLY_TRUST_KEYS, TRUST_SPEC } from "./trust-settings.js";
+import { GLOBAL_ONLY_TRUST_KEYS, TRUST_SCHEMA } from "./trust-settings.js";
 
 /**
  * Offered through `call_tool` by default (issue 17): tools most sessions never call (ls, which
@@ -62,6 +65,8 @@ export interface Settings {
   mcpServers: McpServerSettings;
   /** Prompt caching: "none", "short" (default, ~5 minutes) or "long" (~1 hour); PITH_CACHE_RETENTION wins. */
   cacheRetention?: CacheRetention;
+  /** Where sessions live: a postgres:// URL, or "jsonl" (session files, the default). Global settings only. */
+  sessionStore?: string;
   /** `read` prefixes each line with its number (xcsh's key); default off, like pi and xcsh. */
   readLineNumbers?: boolean;
   /** The reference's tool switches (engine §3.2, issue 24). */
@@ -128,35 +133,9 @@ export function defaultSettings(): Settings {
   };
 }
 
-// ── validation table ──────────────────────────────────────────────────────────
+// ── the settings schema ──────────────────────────────────────────────────────
 
-interface Leaf {
-  check(value: unknown): boolean;
-  expected: string;
-  /** What exactly is wrong, when the leaf can say more than `expected`. */
-  problem?(value: unknown): string | undefined;
-}
-type Spec = { [key: string]: Leaf | Spec };
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const str: Leaf = { check: (v) => typeof v === "string", expected: "a string" };
-const bool: Leaf = { check: (v) => typeof v === "boolean", expected: "true or false" };
-const num: Leaf = { check: (v) => typeof v === "number" && Number.isFinite(v), expected: "a number" };
-const count: Leaf = { check: (v) => Number.isInteger(v) && (v as number) >= 0, expected: "a non-negative integer" };
-const positive: Leaf = { check: (v) => typeof v === "number" && Number.isFinite(v) && v > 0, expected: "a positive number" };
-const strings: Leaf = { check: (v) => Array.isArray(v) && v.every((s) => typeof s === "string"), expected: "an array of strings" };
-const stringMap: Leaf = {
-  check: (v) => isObj(v) && Object.values(v).every((s) => typeof s === "string"),
-  expected: "an object of strings",
-};
-const oneOf = (...values: string[]): Leaf => ({
-  check: (v) => typeof v === "string" && values.includes(v),
-  expected: `one of ${values.map((v) => `"${v}"`).join(", ")}`,
-});
-const queueMode = oneOf("all", "one-at-a-time");
-/** A key of pi's settings that pith has no use for: accepted silently, kept nowhere. */
-const piOnly: Leaf = { check: () => true, expected: "anything" };
-const PI_ONLY: Spec = Object.fromEntries(
+const PI_ONLY = Object.fromEntries(
   [
     "modelThinkingLevels", "hideThinkingBlock", "showCacheMissNotices", "cacheWarming", "externalEditor", "doubleEscapeAction",
     "treeFilterMode", "defaultTools", "sessionDir", "branchSummary", "theme", "quietStartup", "tuiMode",
@@ -164,113 +143,101 @@ const PI_ONLY: Spec = Object.fromEntries(
     "showHardwareCursor", "terminal", "markdown", "transport", "httpProxy", "httpIdleTimeoutMs", "websocketConnectTimeoutMs",
     "npmCommand", "packages", "skills", "prompts", "themes", "enableSkillCommands", "collapseChangelog", "enableInstallTelemetry",
     "enableAnalytics", "warnings", "lastChangelogVersion",
-  ].map((key) => [key, piOnly]),
+  ].map((key) => [key, piOnly()]),
 );
+const queueMode = () => oneOf(["all", "one-at-a-time"]);
+const enabled = () => section({ enabled: bool() });
 
 // pi's documented keys (its docs/settings.md) are accepted too, so one settings file serves both.
-const SPEC: Spec = {
+const SettingsSchema = section({
   ...PI_ONLY,
-  defaultProvider: str,
-  defaultModel: str,
-  defaultThinkingLevel: oneOf("off", "minimal", "low", "medium", "high", "xhigh"),
-  enabledModels: strings,
-  steeringMode: queueMode,
-  followUpMode: queueMode,
-  interruptMode: oneOf("immediate", "wait"),
-  compaction: {
-    modelOverrides: piOnly,
-    enabled: bool,
-    strategy: oneOf("context-full", "off"),
-    reserveTokens: count,
-    keepRecentTokens: count,
-    thresholdPercent: num,
-    thresholdTokens: num,
-    autoContinue: bool,
-  },
-  retry: {
-    enabled: bool,
-    maxRetries: count,
-    baseDelayMs: count,
-    maxDelayMs: count,
-    firstByteTimeoutMs: count,
-    idleTimeoutMs: count,
-    maxAgentDelayMs: piOnly,
-    provider: piOnly,
-  },
-  images: { autoResize: piOnly, blockImages: piOnly, visionModel: str },
-  edit: { mode: oneOf("replace", "hashline") },
-  astGrep: { enabled: bool },
-  astEdit: { enabled: bool },
-  notebook: { enabled: bool },
-  calc: { enabled: bool },
-  renderMermaid: { enabled: bool },
-  inspect_image: { enabled: bool },
-  python: { toolMode: oneOf("both", "bash-only", "ipy-only"), interpreter: str },
-  todo: { enabled: bool, reminders: bool, remindersMax: count, eager: bool, verbose: bool },
-  tasks: { todoClearDelay: num },
-  task: { enabled: bool, maxConcurrency: positive, maxRecursionDepth: count },
-  ttsr: {
-    enabled: bool,
-    contextMode: oneOf("discard", "keep"),
-    interruptMode: oneOf("never", "prose-only", "tool-only", "always"),
-    repeatMode: oneOf("once", "after-gap"),
-    repeatGap: count,
-  },
-  thinkingBudgets: { minimal: count, low: count, medium: count, high: count, xhigh: count },
-  bash: { environment: stringMap },
-  tools: { env: { exclude: strings, passthrough: strings }, deferred: strings },
-  shellPath: str,
-  shellCommandPrefix: str,
-  extensions: strings,
-  fileCheckpoints: { enabled: bool, maxFileBytes: positive, maxFiles: positive, retentionDays: positive },
-  ...POLICY_SPEC,
-  ...MCP_SPEC,
-  ...LSP_SPEC,
-  cacheRetention: oneOf("none", "short", "long"),
-  readLineNumbers: bool,
-  ...TRUST_SPEC,
-};
-
-const isLeaf = (spec: Leaf | Spec): spec is Leaf => typeof (spec as Leaf).check === "function";
+  defaultProvider: str(),
+  defaultModel: str(),
+  defaultThinkingLevel: oneOf(["off", "minimal", "low", "medium", "high", "xhigh"]),
+  enabledModels: strings(),
+  steeringMode: queueMode(),
+  followUpMode: queueMode(),
+  interruptMode: oneOf(["immediate", "wait"]),
+  compaction: section({
+    modelOverrides: piOnly(),
+    enabled: bool(),
+    strategy: oneOf(["context-full", "off"]),
+    reserveTokens: count(),
+    keepRecentTokens: count(),
+    thresholdPercent: num(),
+    thresholdTokens: num(),
+    autoContinue: bool(),
+  }),
+  retry: section({
+    enabled: bool(),
+    maxRetries: count(),
+    baseDelayMs: count(),
+    maxDelayMs: count(),
+    firstByteTimeoutMs: count(),
+    idleTimeoutMs: count(),
+    maxAgentDelayMs: piOnly(),
+    provider: piOnly(),
+  }),
+  images: section({ autoResize: piOnly(), blockImages: piOnly(), visionModel: str() }),
+  edit: section({ mode: oneOf(["replace", "hashline"]) }),
+  astGrep: enabled(),
+  astEdit: enabled(),
+  notebook: enabled(),
+  calc: enabled(),
+  renderMermaid: enabled(),
+  inspect_image: enabled(),
+  python: section({ toolMode: oneOf(["both", "bash-only", "ipy-only"]), interpreter: str() }),
+  todo: section({ enabled: bool(), reminders: bool(), remindersMax: count(), eager: bool(), verbose: bool() }),
+  tasks: section({ todoClearDelay: num() }),
+  task: section({ enabled: bool(), maxConcurrency: positive(), maxRecursionDepth: count() }),
+  ttsr: section({
+    enabled: bool(),
+    contextMode: oneOf(["discard", "keep"]),
+    interruptMode: oneOf(["never", "prose-only", "tool-only", "always"]),
+    repeatMode: oneOf(["once", "after-gap"]),
+    repeatGap: count(),
+  }),
+  thinkingBudgets: section({ minimal: count(), low: count(), medium: count(), high: count(), xhigh: count() }),
+  bash: section({ environment: stringMap() }),
+  tools: section({ env: section({ exclude: strings(), passthrough: strings() }), deferred: strings() }),
+  shellPath: str(),
+  shellCommandPrefix: str(),
+  extensions: strings(),
+  fileCheckpoints: section({ enabled: bool(), maxFileBytes: positive(), maxFiles: positive(), retentionDays: positive() }),
+  ...POLICY_SCHEMA,
+  ...MCP_SCHEMA,
+  ...LSP_SCHEMA,
+  cacheRetention: oneOf(["none", "short", "long"]),
+  readLineNumbers: bool(),
+  ...TRUST_SCHEMA,
+  sessionStore: str(),
+});
 
 /**
  * Keeps the known keys of one settings object. Unknown keys → warn; invalid values → PithError
- * ("config") naming the dotted key and the file.
+ * ("config") naming the dotted key, the file and what was expected.
  */
 export function validateSettings(value: unknown, file: string, warn: (message: string) => void): Record<string, unknown> {
   if (!isObj(value)) throw new PithError("config", `Invalid settings file ${file}: expected a JSON object`);
-  return validateLevel(value, SPEC, "", file, warn);
+  const { unknown, problem } = schemaReport(SettingsSchema, value);
+  for (const key of unknown) warn(`Unknown setting ${key} in ${file}`);
+  if (problem?.said !== undefined) throw new PithError("config", `Invalid setting in ${file}: ${problem.said}`);
+  if (problem) throw new PithError("config", `Invalid setting ${problem.path} in ${file}: expected ${problem.expected ?? "a value"}`);
+  return knownKeys(value, SettingsSchema);
 }
 
-function validateLevel(
-  value: Record<string, unknown>,
-  spec: Spec,
-  prefix: string,
-  file: string,
-  warn: (message: string) => void,
-): Record<string, unknown> {
+/** `value` without the keys its schema does not list or lists as pi's only (never kept). */
+function knownKeys(value: Record<string, unknown>, schema: { properties?: Record<string, TSchema> }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    const path = prefix + key;
-    const rule = Object.hasOwn(spec, key) ? spec[key] : undefined;
-    if (!rule) {
-      warn(`Unknown setting ${path} in ${file}`);
-      continue;
-    }
-    if (rule === piOnly) continue;
-    if (isLeaf(rule)) {
-      if (!rule.check(item)) {
-        const problem = rule.problem?.(item);
-        throw new PithError("config", problem ? `Invalid setting in ${file}: ${problem}` : `Invalid setting ${path} in ${file}: expected ${rule.expected}`);
-      }
-      out[key] = item;
-    } else {
-      if (!isObj(item)) throw new PithError("config", `Invalid setting ${path} in ${file}: expected an object`);
-      out[key] = validateLevel(item, rule, `${path}.`, file, warn);
-    }
+    const rule = schema.properties && Object.hasOwn(schema.properties, key) ? (schema.properties[key] as TSchema & { piOnly?: boolean; properties?: Record<string, TSchema>; additionalProperties?: unknown }) : undefined;
+    if (!rule || rule.piOnly) continue;
+    out[key] = rule.additionalProperties === false && isObj(item) ? knownKeys(item, rule) : item;
   }
   return out;
 }
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Objects merge key by key; arrays and scalars are replaced. Inputs are not modified. */
 export function mergeSettings<T>(base: T, override: Record<string, unknown>): T {
@@ -319,7 +286,8 @@ export function readSettingsLayer(level: SettingsLayer["level"], file: string, w
   if (!existsSync(file)) return undefined;
   const { rest, servers } = takeMcpServers(validateSettings(readSettingsFile(file), file, warn), level, file, warn);
   if (level === "project") {
-    for (const key of GLOBAL_ONLY_TRUST_KEYS) {
+    // a project must not send its sessions (or anyone's) to a database of its choosing
+    for (const key of [...GLOBAL_ONLY_TRUST_KEYS, "sessionStore"]) {
       if (!(key in rest)) continue;
       delete rest[key];
       warn(`Ignored setting ${key} in ${file}: only the global settings can set it`);

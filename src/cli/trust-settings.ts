@@ -1,7 +1,8 @@
 // The trust keys of settings.json: `trustedFolders` and `defaultProjectTrust`, read from the
 // user's global settings only (a project cannot trust itself; project-trust.ts says how they count).
 import path from "node:path";
-import type { ExplainedLeaf } from "./policy-settings.js";
+import { Type } from "typebox";
+import { explained, oneOf } from "./setting-schema.js";
 
 const folderProblem = (v: unknown): string | undefined => {
   if (!Array.isArray(v)) return "trustedFolders: expected an array of absolute paths";
@@ -10,14 +11,10 @@ const folderProblem = (v: unknown): string | undefined => {
 };
 const TRUST_MODES = ["ask", "always", "never"];
 
-/** The validation rules of the trust keys (merged into settings.ts's table). */
-export const TRUST_SPEC: Record<"trustedFolders" | "defaultProjectTrust", ExplainedLeaf> = {
-  trustedFolders: { check: (v) => folderProblem(v) === undefined, expected: "an array of absolute paths", problem: folderProblem },
-  defaultProjectTrust: {
-    check: (v) => typeof v === "string" && TRUST_MODES.includes(v),
-    expected: `one of ${TRUST_MODES.map((m) => `"${m}"`).join(", ")}`,
-    problem: () => undefined,
-  },
+/** The schemas of the trust keys (part of the settings schema). */
+export const TRUST_SCHEMA = {
+  trustedFolders: explained(Type.Unknown(), folderProblem),
+  defaultProjectTrust: oneOf(TRUST_MODES),
 };
 
 /** Keys a project file cannot set: dropped from it with a warning. */

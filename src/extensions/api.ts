@@ -5,7 +5,8 @@ import { PithError, errorMessage } from "../shared/errors.js";
 import { createEventBus } from "./event-bus.js";
 import { execCommand } from "./exec.js";
 import type { ExtensionHost } from "./host.js";
-import type { EventBus, ExtensionAPI, ExtensionErrorListener, LoadedExtension, ServiceStatusContribution, ToolDefinition } from "./types.js";
+import type { PiModuleServices } from "./pi-modules/services.js";
+import type { EventBus, ExtensionAPI, ExtensionErrorListener, FlagOptions, LoadedExtension, ServiceStatusContribution, ToolDefinition } from "./types.js";
 
 export const NOT_INITIALIZED =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
@@ -15,10 +16,16 @@ export interface ExtensionRuntime {
   host: ExtensionHost | undefined;
   events: EventBus;
   onError: ExtensionErrorListener;
+  /** `registerProvider` calls made while loading: applied when the runner binds the host. */
+  pendingProviders: Array<{ name: unknown; config: unknown; extension: LoadedExtension }>;
+  /** Values of extension flags given on the command line (the declared default otherwise). */
+  flagValues: Map<string, boolean | string>;
+  /** What pith's stand-ins for pi's packages got at the first load (extensions loaded later get the same). */
+  services?: PiModuleServices;
 }
 
-export function createExtensionRuntime(onError: ExtensionErrorListener): ExtensionRuntime {
-  return { host: undefined, events: createEventBus(onError), onError };
+export function createExtensionRuntime(onError: ExtensionErrorListener, flagValues?: ReadonlyMap<string, boolean | string>): ExtensionRuntime {
+  return { host: undefined, events: createEventBus(onError), onError, pendingProviders: [], flagValues: new Map(flagValues) };
 }
 
 export function createLoadedExtension(path: string): LoadedExtension {
@@ -49,12 +56,17 @@ function registrationMethods(extension: LoadedExtension, runtime: ExtensionRunti
   const unsupported = (what: string) =>
     runtime.onError({ extensionPath: extension.path, event: what, error: `${what} is not supported by pith; ignored` });
   return {
-    on(event: string, handler: (...args: any[]) => unknown): void {
+    on(event: string, handler: (...args: any[]) => unknown): () => void {
       if (typeof handler !== "function") throw new PithError("invalid_request", `pi.on("${event}") needs a handler function`);
       const list = extension.handlers.get(event) ?? [];
       // Cast: a pi extension may register any event name; the runner calls each handler with that event's own shape.
       list.push(handler as never);
       extension.handlers.set(event, list);
+      return () => {
+        const current = extension.handlers.get(event);
+        const at = current?.indexOf(handler as never) ?? -1;
+        if (current && at >= 0) current.splice(at, 1);
+      };
     },
     registerTool(tool: ToolDefinition<object, any>): void {
       if (!tool || typeof tool.name !== "string" || tool.name.trim() === "") {
@@ -74,13 +86,36 @@ function registrationMethods(extension: LoadedExtension, runtime: ExtensionRunti
       // Cast: the options object is the extension's own (its handler was checked above); pi passes it through as is.
       extension.commands.set(clean, options as never);
     },
-    registerFlag(name: string, options: { default?: boolean | string }): void {
-      extension.flags.set(name, options?.default);
+    registerFlag(name: string, options: FlagOptions): void {
+      if (typeof name !== "string" || !/^[A-Za-z0-9][\w-]*$/.test(name)) throw new PithError("invalid_request", `Invalid flag name: "${String(name)}"`);
+      const type = options?.type;
+      if (type !== "boolean" && type !== "string") throw new PithError("invalid_request", `Flag "${name}" needs type "boolean" or "string"`);
+      if (options.default !== undefined && typeof options.default !== type) {
+        throw new PithError("invalid_request", `Invalid default for flag "${name}": expected ${type}, got ${typeof options.default}`);
+      }
+      extension.flags.set(name, { ...options, name, extensionPath: extension.path });
     },
-    getFlag: (name: string) => extension.flags.get(name),
+    /** The command line's value, else the declared default; undefined for a flag this extension did not declare (as pi). */
+    getFlag(name: string): boolean | string | undefined {
+      const flag = extension.flags.get(name);
+      if (!flag) return undefined;
+      return runtime.flagValues.has(name) ? runtime.flagValues.get(name) : flag.default;
+    },
+    // Terminal-only registrations: kept by nobody, since nothing is drawn or typed in pith.
     registerShortcut: () => {},
     registerMessageRenderer: () => {},
-    registerProvider: () => unsupported("registerProvider"),
+    registerEntryRenderer: () => {},
+    registerMarkdownTransformer: () => {},
+    registerProvider(name: unknown, config?: unknown): void {
+      const host = runtime.host;
+      if (host?.registerProvider) host.registerProvider(name, config);
+      else if (host) unsupported("registerProvider");
+      else runtime.pendingProviders.push({ name, config, extension });
+    },
+    unregisterProvider(name: string): void {
+      runtime.pendingProviders = runtime.pendingProviders.filter((p) => p.name !== name);
+      runtime.host?.unregisterProvider?.(name);
+    },
     registerServiceStatus(contribution: ServiceStatusContribution): void {
       if (!contribution || typeof contribution.name !== "string" || contribution.name.trim() === "" || typeof contribution.check !== "function") {
         throw new PithError("invalid_request", "registerServiceStatus needs {name, check}");
@@ -110,6 +145,7 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
     },
     getActiveTools: () => hostOf(runtime).getActiveTools?.() ?? [],
     getAllTools: () => hostOf(runtime).getAllTools?.() ?? [],
+    getCommands: () => hostOf(runtime).getCommands?.() ?? [],
     setActiveTools: (names) => need(runtime, "setActiveTools")(names),
     setModel: (model) => need(runtime, "setModel")(model),
     getThinkingLevel: () => hostOf(runtime).getThinkingLevel?.(),

@@ -9,8 +9,9 @@ export interface ParsedCommand {
 export interface ExtensionCommandInfo {
   name: string;
   description?: string;
-  source: "extension";
-  /** The extension module that registered it. */
+  /** An extension's command, a package's prompt template, or a skill (`skill:<name>`). */
+  source: "extension" | "prompt" | "skill";
+  /** The extension module, template file or SKILL.md it comes from. */
   path: string;
 }
 

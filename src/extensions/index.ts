@@ -1,7 +1,9 @@
 // Public surface of the extensions layer (what the session and the composition root use).
 export { ExtensionRunner } from "./runner.js";
-export { discoverExtensionPaths, loadExtensionPaths, loadExtensions, loadExtensionFactory, projectExtensionPaths } from "./loader.js";
+export { discoverExtensionPaths, discoverResources, loadExtensionPaths, loadExtensions, loadExtensionFactory, projectExtensionPaths } from "./loader.js";
 export type { DiscoverOptions, LoadExtensionsOptions, LoadedExtensions } from "./loader.js";
+export { resolveCliFlags } from "./flags.js";
+export type { CliFlag, FlagResolution } from "./flags.js";
 export { createExtensionRuntime, NOT_INITIALIZED } from "./api.js";
 export type { ExtensionRuntime } from "./api.js";
 export type { ExtensionHost } from "./host.js";
@@ -12,3 +14,7 @@ export type { ExtensionCommandInfo, ParsedCommand } from "./command.js";
 export { DEFAULT_BLOCK_REASON } from "./reducers.js";
 export type * from "./events.js";
 export type * from "./types.js";
+export type { PiSessionEntry, PiSessionHeader, PiSessionTreeNode, ReadonlySessionManager } from "./session-view.js";
+export type { PiModuleServices } from "./pi-modules/services.js";
+export type { LoadedResources, PromptTemplate, SkillInfo } from "./resources.js";
+export { headlessTheme, HeadlessTheme } from "./theme.js";

@@ -160,7 +160,7 @@ describe("the example extensions", () => {
     const loaded = await loadExtensionPaths([paths[2]], sink.onError);
     const ui = recordingUi();
     const runner = new ExtensionRunner(loaded, fakeHost(ui), sink.onError);
-    await runner.emit({ type: "before_agent_start", prompt: "please-break-the-extension", systemPrompt: "" });
+    await runner.emit({ type: "before_agent_start", prompt: "please-break-the-extension", systemPrompt: "", systemPromptOptions: { cwd: "/" } });
     expect(sink.errors).toEqual([
       {
         extensionPath: paths[2],

@@ -1,11 +1,14 @@
 // Finds extension modules and loads them with jiti (imported lazily: only when there is at
 // least one extension). A module that fails is reported through `onError` and skipped.
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { errorMessage } from "../shared/errors.js";
 import { createExtensionApi, createExtensionRuntime, createLoadedExtension, type ExtensionRuntime } from "./api.js";
+import { resolveCliFlags, type CliFlag, type FlagResolution } from "./flags.js";
+import { isDirectory, MODULE_FILE_RE, readPackage, type PackageResources } from "./package-manifest.js";
+import type { PiModuleServices } from "./pi-modules/services.js";
+import type { LoadedResources } from "./resources.js";
 import type { ExtensionErrorListener, ExtensionFactory, LoadedExtension } from "./types.js";
 
 export interface DiscoverOptions {
@@ -22,128 +25,98 @@ export interface DiscoverOptions {
 
 export interface LoadExtensionsOptions extends DiscoverOptions {
   onError?: ExtensionErrorListener;
+  /** What pith's stand-ins for pi's packages need (default: `pithHome` as the agent folder). */
+  services?: PiModuleServices;
+  /** Options from the command line that may be the extensions' flags (`pi.getFlag` answers them). */
+  cliFlags?: readonly CliFlag[];
 }
 
 export interface LoadedExtensions {
   extensions: LoadedExtension[];
   runtime: ExtensionRuntime;
+  /** Skills and prompt templates the loaded packages declare. */
+  resources?: LoadedResources;
+  /** How the command line's options matched the declared flags (when there were any). */
+  flags?: FlagResolution;
 }
-
-const FILE_RE = /\.(ts|js|mjs)$/;
 
 function expandHome(p: string): string {
   if (p === "~") return homedir();
   return p.startsWith("~/") ? join(homedir(), p.slice(2)) : p;
 }
 
-function readManifest(dir: string): string[] | undefined {
-  const file = join(dir, "package.json");
-  if (!existsSync(file)) return undefined;
-  try {
-    const pkg = JSON.parse(readFileSync(file, "utf8")) as Record<string, { extensions?: unknown } | undefined>;
-    const list = (pkg.pith ?? pkg.pi)?.extensions;
-    if (!Array.isArray(list)) return undefined;
-    return list.filter((e): e is string => typeof e === "string").map((e) => resolve(dir, e));
-  } catch (err) {
-    // An unreadable manifest falls back to index.ts / index.js, as if it declared nothing.
-    void err;
-    return undefined;
-  }
-}
-
-/** The entry points of an extension directory: a package.json manifest, else index.ts / index.js. */
-function directoryEntries(dir: string): string[] {
-  const declared = readManifest(dir);
-  if (declared && declared.length > 0) return declared;
-  for (const name of ["index.ts", "index.js"]) {
-    if (existsSync(join(dir, name))) return [join(dir, name)];
-  }
-  return [];
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch (err) {
-    void err;
-    return false;
-  }
-}
-
-/** Direct `*.ts|*.js|*.mjs` files and one level of subdirectories, sorted by name. */
-function scanDirectory(dir: string): string[] {
-  if (!isDirectory(dir)) return [];
-  const found: string[] = [];
-  const names = readdirSync(dir).sort();
-  for (const name of names) {
+/** Direct module files and one level of package folders, sorted by name. */
+function scanDirectory(dir: string, into: Collector): void {
+  if (!isDirectory(dir)) return;
+  for (const name of readdirSync(dir).sort()) {
     if (name.startsWith(".")) continue;
     const full = join(dir, name);
-    if (isDirectory(full)) found.push(...directoryEntries(full));
-    else if (FILE_RE.test(name) && !name.endsWith(".d.ts")) found.push(full);
+    if (isDirectory(full)) into.addPackage(readPackage(full));
+    else if (MODULE_FILE_RE.test(name) && !name.endsWith(".d.ts")) into.addPackage({ extensions: [full], skills: [], prompts: [] });
   }
-  return found;
+}
+
+interface Collector {
+  addPackage(resources: PackageResources): void;
 }
 
 /** The extension entry points in a project's `.pith/extensions/` (found, not loaded). */
 export function projectExtensionPaths(cwd: string): string[] {
-  return scanDirectory(join(cwd, ".pith", "extensions"));
+  const found: string[] = [];
+  scanDirectory(join(cwd, ".pith", "extensions"), { addPackage: (resources) => found.push(...resources.extensions) });
+  return found;
 }
 
-/** Global, then project (when asked), then explicit paths; deduplicated by resolved path. */
-export function discoverExtensionPaths(opts: DiscoverOptions): string[] {
-  const out: string[] = [];
+/** Global, then project (when asked: a trusted folder), then explicit paths; each list deduplicated by resolved path. */
+export function discoverResources(opts: DiscoverOptions): PackageResources {
+  const out: PackageResources = { extensions: [], skills: [], prompts: [] };
   const seen = new Set<string>();
-  const add = (paths: string[]) => {
-    for (const p of paths) {
-      const abs = resolve(p);
-      if (seen.has(abs)) continue;
-      seen.add(abs);
-      out.push(abs);
-    }
+  const collector: Collector = {
+    addPackage(resources) {
+      for (const kind of ["extensions", "skills", "prompts"] as const) {
+        for (const p of resources[kind]) {
+          const abs = resolve(p);
+          if (seen.has(`${kind}:${abs}`)) continue;
+          seen.add(`${kind}:${abs}`);
+          out[kind].push(abs);
+        }
+      }
+    },
   };
   if (opts.discover !== false) {
-    if (opts.pithHome) add(scanDirectory(join(opts.pithHome, "extensions")));
-    if (opts.project) add(projectExtensionPaths(opts.cwd));
+    if (opts.pithHome) scanDirectory(join(opts.pithHome, "extensions"), collector);
+    if (opts.project) scanDirectory(join(opts.cwd, ".pith", "extensions"), collector);
   }
   for (const p of opts.paths ?? []) {
     const expanded = expandHome(p);
     const abs = isAbsolute(expanded) ? expanded : resolve(opts.cwd, expanded);
-    const entries = isDirectory(abs) ? directoryEntries(abs) : [];
-    add(entries.length > 0 ? entries : [abs]);
+    const resources = isDirectory(abs) ? readPackage(abs) : undefined;
+    if (resources && resources.extensions.length + resources.skills.length + resources.prompts.length > 0) collector.addPackage(resources);
+    else collector.addPackage({ extensions: [abs], skills: [], prompts: [] });
   }
   return out;
 }
 
-type Importer = (path: string) => Promise<unknown>;
-
-const TYPEBOX_SUBPATHS = ["compile", "error", "format", "guard", "schema", "system", "type", "value"];
-
-/** Extensions importing typebox (or pi's `@sinclair/typebox`) get pith's copy, wherever they live. */
-function typeboxAliases(): Record<string, string> {
-  const require = createRequire(import.meta.url);
-  const alias: Record<string, string> = {};
-  try {
-    alias["typebox"] = require.resolve("typebox");
-    alias["@sinclair/typebox"] = alias["typebox"];
-    for (const sub of TYPEBOX_SUBPATHS) alias[`typebox/${sub}`] = require.resolve(`typebox/${sub}`);
-    alias["@sinclair/typebox/value"] = alias["typebox/value"];
-    alias["@sinclair/typebox/compiler"] = alias["typebox/compile"];
-  } catch (err) {
-    // typebox not resolvable from here (unusual install): extensions resolve it themselves.
-    void err;
-  }
-  return alias;
+/** The extension modules `discoverResources` finds. */
+export function discoverExtensionPaths(opts: DiscoverOptions): string[] {
+  return discoverResources(opts).extensions;
 }
+
+type Importer = (path: string) => Promise<unknown>;
 
 // A non-literal specifier keeps esbuild from bundling jiti into dist/: bundled, jiti cannot
 // find its lazily required `../dist/babel.cjs` transformer, so every TS extension not already
 // in jiti's disk cache failed with "Cannot find module '../dist/babel.cjs'".
 const JITI_MODULE: string = "jiti";
 
-/** One jiti instance per load. */
-async function createImporter(): Promise<Importer> {
-  const { createJiti } = (await import(JITI_MODULE)) as typeof import("jiti");
-  const jiti = createJiti(import.meta.url, { alias: typeboxAliases() });
+/**
+ * One jiti instance per load. pi's own packages are virtual modules (pith's implementation), and
+ * every file goes through jiti (no native import), so an ES module in a package's node_modules
+ * that imports pi gets pith's copy too.
+ */
+async function createImporter(services: PiModuleServices): Promise<Importer> {
+  const [{ createJiti }, { piVirtualModules }] = await Promise.all([import(JITI_MODULE) as Promise<typeof import("jiti")>, import("./pi-modules/index.js")]);
+  const jiti = createJiti(import.meta.url, { virtualModules: piVirtualModules(services), tryNative: false });
   return (path) => jiti.import(path, { default: true });
 }
 
@@ -160,12 +133,19 @@ export async function loadExtensionFactory(
 
 /**
  * Loads `paths` in order; failures go to `onError` with `event: "load"`. `runtime`: the one of
- * extensions already running, so the newcomers share their event bus (a folder trusted later).
+ * extensions already running, so the newcomers share their event bus and pi-module services (a
+ * folder trusted later).
  */
-export async function loadExtensionPaths(paths: string[], onError: ExtensionErrorListener = () => {}, runtime = createExtensionRuntime(onError)): Promise<LoadedExtensions> {
+export async function loadExtensionPaths(
+  paths: string[],
+  onError: ExtensionErrorListener = () => {},
+  runtime = createExtensionRuntime(onError),
+  services: PiModuleServices = runtime.services ?? defaultServices(),
+): Promise<LoadedExtensions> {
+  runtime.services = services;
   const extensions: LoadedExtension[] = [];
   if (paths.length === 0) return { extensions, runtime };
-  const importModule = await createImporter();
+  const importModule = await createImporter(services);
   for (const path of paths) {
     let factory: unknown;
     try {
@@ -186,6 +166,19 @@ export async function loadExtensionPaths(paths: string[], onError: ExtensionErro
 }
 
 /** Discovery plus loading: what the composition root calls. */
-export function loadExtensions(opts: LoadExtensionsOptions): Promise<LoadedExtensions> {
-  return loadExtensionPaths(discoverExtensionPaths(opts), opts.onError);
+export async function loadExtensions(opts: LoadExtensionsOptions): Promise<LoadedExtensions> {
+  const found = discoverResources(opts);
+  const services = opts.services ?? defaultServices(opts.pithHome);
+  const loaded = await loadExtensionPaths(found.extensions, opts.onError, undefined, services);
+  if (opts.cliFlags && opts.cliFlags.length > 0) {
+    loaded.flags = resolveCliFlags(loaded.extensions, opts.cliFlags);
+    for (const [name, value] of loaded.flags.values) loaded.runtime.flagValues.set(name, value);
+  }
+  if (found.skills.length + found.prompts.length > 0) loaded.resources = await (await import("./resources.js")).loadPackageResources(found, opts.onError ?? (() => {}));
+  return loaded;
+}
+
+/** Without a composition root: pith's home as the agent folder, messages passed on as they are. */
+function defaultServices(pithHome = join(homedir(), ".pith")): PiModuleServices {
+  return { agentDir: pithHome, convertToLlm: (messages) => messages };
 }

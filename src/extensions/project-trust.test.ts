@@ -66,7 +66,7 @@ describe("ctx.isProjectTrusted() and extensions added later", () => {
       },
     });
     const runner = new ExtensionRunner(first, fakeHost(), () => undefined);
-    await runner.emit({ type: "session_start" });
+    await runner.emit({ type: "session_start", reason: "startup" });
     const later = await load(
       {
         "/project.ts": (pi) => {

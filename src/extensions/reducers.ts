@@ -11,18 +11,21 @@ import type {
   InputEvent,
   InputEventResult,
   InputOutcome,
+  MessageEndEventResult,
   SessionBeforeCompactResult,
+  SessionBeforeTreeResult,
   ToolCallEventResult,
   ToolResultEvent,
   ToolResultEventResult,
   UserBashEventResult,
 } from "./events.js";
+import type { AgentMessage } from "../shared/types.js";
 
 export const DEFAULT_BLOCK_REASON = "Tool execution was blocked by an extension";
 
 export interface Reducer<E, R> {
-  /** Returns true to stop: no later handler runs. */
-  step(event: E, result: unknown): boolean;
+  /** Returns true to stop: no later handler runs. `report` names a result that cannot be used (the handler's extension). */
+  step(event: E, result: unknown, report: (error: string) => void): boolean;
   /** A throwing handler; returns true to stop. */
   thrown?(event: E, extensionPath: string, message: string): boolean;
   done(event: E): R | undefined;
@@ -119,6 +122,25 @@ export function inputReducer(): Reducer<InputEvent, InputOutcome> {
   };
 }
 
+/** pi's `message_end` replacement: each handler sees the previous one's message; a different role is refused. */
+export function messageEndReducer(): Reducer<{ message: AgentMessage }, MessageEndEventResult> {
+  let replaced = false;
+  return {
+    step(e, r, report) {
+      const message = isObject(r) ? r.message : undefined;
+      if (!isObject(message)) return false;
+      if (message.role !== e.message.role) {
+        report("message_end handlers must return a message with the same role");
+        return false;
+      }
+      e.message = message as unknown as AgentMessage;
+      replaced = true;
+      return false;
+    },
+    done: (e) => (replaced ? { message: e.message } : undefined),
+  };
+}
+
 /** First `{cancel: true}` wins (and, for compaction, first `{compaction}`). */
 export function cancelReducer(): Reducer<unknown, SessionBeforeCompactResult & CancelResult> {
   let found: SessionBeforeCompactResult | undefined;
@@ -134,14 +156,30 @@ export function cancelReducer(): Reducer<unknown, SessionBeforeCompactResult & C
   };
 }
 
-/** First `{result}` wins. */
+/** `session_before_tree`: the first `{cancel: true}` or `{summary: {summary}}` wins. */
+export function treeReducer(): Reducer<unknown, SessionBeforeTreeResult> {
+  let found: SessionBeforeTreeResult | undefined;
+  return {
+    step(_e, r) {
+      if (!isObject(r)) return false;
+      if (r.cancel === true) found = { cancel: true };
+      else if (isObject(r.summary) && typeof r.summary.summary === "string") found = { summary: { summary: r.summary.summary, ...(r.summary.details !== undefined ? { details: r.summary.details } : {}) } };
+      return found !== undefined;
+    },
+    done: () => found,
+  };
+}
+
+/** First `{result}` or `{operations}` (an object with `exec`) wins. */
 export function userBashReducer(): Reducer<unknown, UserBashEventResult> {
   let found: UserBashEventResult | undefined;
   return {
     step(_e, r) {
-      if (!isObject(r) || !isObject(r.result)) return false;
-      found = { result: r.result };
-      return true;
+      if (!isObject(r)) return false;
+      if (isObject(r.result)) found = { result: r.result };
+      // Cast: the extension's own operations object; its `exec` was checked to be a function.
+      else if (isObject(r.operations) && typeof r.operations.exec === "function") found = { operations: r.operations as never };
+      return found !== undefined;
     },
     done: () => found,
   };

@@ -71,14 +71,14 @@ describe("ExtensionRunner events", () => {
     const ctx = await runner.emit({ type: "context", messages: [] });
     expect(ctx?.messages).toHaveLength(1);
     expect(seen).toEqual([1]);
-    const start = await runner.emit({ type: "before_agent_start", prompt: "hi", systemPrompt: "sys" });
+    const start = await runner.emit({ type: "before_agent_start", prompt: "hi", systemPrompt: "sys", systemPromptOptions: { cwd: "/" } });
     expect(start).toEqual({ systemPrompt: "sys+a+b", messages: [{ customType: "a", content: "x", display: false }] });
   });
 
   it("lets session_before_switch cancel (first cancel wins) and answers undefined without handlers", async () => {
     const { runner } = await setup({ "/a.ts": (pi) => pi.on("session_before_switch", () => ({ cancel: true })) });
     expect(await runner.emit({ type: "session_before_switch", reason: "new" })).toEqual({ cancel: true });
-    expect(await runner.emit({ type: "session_before_branch", entryId: "x" })).toBeUndefined();
+    expect(await runner.emit({ type: "session_before_fork", entryId: "x", position: "before" })).toBeUndefined();
   });
 });
 

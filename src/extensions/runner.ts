@@ -8,15 +8,21 @@ import type { LoadedExtensions } from "./loader.js";
 import { createCommandContext, createExtensionContext, createUiContext } from "./context.js";
 import { parseSlashCommand, type ExtensionCommandInfo } from "./command.js";
 import type {
+  AgentBeforeSettleEvent,
   BeforeAgentStartEvent,
   BeforeAgentStartOutcome,
+  BoundaryContext,
+  BoundaryDraft,
+  BoundaryResult,
   CancelResult,
   ContextEvent,
   ContextEventResult,
   ExtensionEvent,
   InputEvent,
   InputOutcome,
+  MessageEndEventResult,
   SessionBeforeCompactResult,
+  SessionBeforeTreeResult,
   SessionLifecycleEvent,
   ToolCallEvent,
   ToolCallEventResult,
@@ -26,27 +32,36 @@ import type {
   UserBashEventResult,
 } from "./events.js";
 import type { ExtensionHost } from "./host.js";
+import { expandPromptText, skillsPromptSection } from "./prompt-expansion.js";
+import type { LoadedResources } from "./resources.js";
+import { discoverResources, mergeResources } from "./discovered-resources.js";
 import {
   beforeAgentStartReducer,
   cancelReducer,
   contextReducer,
   inputReducer,
+  messageEndReducer,
   toolCallReducer,
   toolResultReducer,
+  treeReducer,
   userBashReducer,
   type Reducer,
 } from "./reducers.js";
 import { adaptExtensionTool, toolDefinitionProblem } from "./tool-adapter.js";
+import { withUiPromptEvents } from "./ui-prompt-events.js";
 import type {
   ExtensionCommandContext,
   ExtensionContext,
+  ExtensionErrorInfo,
   ExtensionErrorListener,
   LoadedExtension,
   ServiceStatusContribution,
   ToolDefinition,
 } from "./types.js";
 
-type CancelEvent = Extract<SessionLifecycleEvent, { type: "session_before_switch" | "session_before_branch" }>;
+type CancelEvent = Extract<SessionLifecycleEvent, { type: "session_before_switch" | "session_before_fork" }>;
+type TreeEvent = Extract<SessionLifecycleEvent, { type: "session_before_tree" }>;
+type MessageEndEvent = Extract<ExtensionEvent, { type: "message_end" }>;
 type CompactEvent = Extract<SessionLifecycleEvent, { type: "session_before_compact" }>;
 
 const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
@@ -55,14 +70,18 @@ const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
   context: contextReducer,
   before_agent_start: beforeAgentStartReducer,
   input: inputReducer,
+  message_end: messageEndReducer,
   user_bash: userBashReducer,
   session_before_switch: cancelReducer,
-  session_before_branch: cancelReducer,
+  session_before_fork: cancelReducer,
+  session_before_tree: treeReducer,
   session_before_compact: cancelReducer,
 };
 
 export class ExtensionRunner {
   private readonly list: LoadedExtension[];
+  /** Skills and prompt templates the loaded packages declare. */
+  private resources: LoadedResources | undefined;
   private readonly host: ExtensionHost;
   private readonly onError: ExtensionErrorListener;
   private readonly ctx: ExtensionContext;
@@ -73,11 +92,21 @@ export class ExtensionRunner {
 
   constructor(loaded: LoadedExtensions, host: ExtensionHost, onError: ExtensionErrorListener) {
     this.list = [...loaded.extensions];
+    this.resources = loaded.resources;
     this.host = host;
     this.onError = onError;
     loaded.runtime.host = host;
     loaded.runtime.onError = onError;
-    this.ctx = createExtensionContext(host, createUiContext(host.ui), () => this.requestShutdown());
+    const ui = withUiPromptEvents(host.ui, (event) => void this.emit(event));
+    this.ctx = createExtensionContext(host, createUiContext(ui), () => this.requestShutdown());
+    for (const p of loaded.runtime.pendingProviders.splice(0)) {
+      try {
+        if (host.registerProvider) host.registerProvider(p.name, p.config);
+        else onError({ extensionPath: p.extension.path, event: "registerProvider", error: "registerProvider is not supported by pith in this mode; ignored" });
+      } catch (err) {
+        onError({ extensionPath: p.extension.path, event: "registerProvider", error: errorMessage(err) });
+      }
+    }
   }
 
   /** The extensions, in load order. */
@@ -91,7 +120,7 @@ export class ExtensionRunner {
    */
   async add(more: readonly LoadedExtension[]): Promise<void> {
     this.list.push(...more);
-    await this.fanOut({ type: "session_start" }, undefined, more);
+    await this.fanOut({ type: "session_start", reason: "startup" }, undefined, more);
   }
 
   /**
@@ -135,7 +164,9 @@ export class ExtensionRunner {
   emit(event: BeforeAgentStartEvent): Promise<BeforeAgentStartOutcome | undefined>;
   emit(event: InputEvent): Promise<InputOutcome | undefined>;
   emit(event: UserBashEvent): Promise<UserBashEventResult | undefined>;
+  emit(event: MessageEndEvent): Promise<MessageEndEventResult | undefined>;
   emit(event: CancelEvent): Promise<CancelResult | undefined>;
+  emit(event: TreeEvent): Promise<SessionBeforeTreeResult | undefined>;
   emit(event: CompactEvent): Promise<SessionBeforeCompactResult | undefined>;
   emit(event: ExtensionEvent): Promise<void>;
   /** Never rejects. Result-bearing events answer their combined result, others undefined. */
@@ -148,6 +179,35 @@ export class ExtensionRunner {
     const current = reducer ? { ...decorated } : decorated;
     await this.fanOut(current, reducer);
     return reducer?.done(current);
+  }
+
+  /**
+   * pi's boundary events: each handler sees the drafts and `continue` so far and the context
+   * they would give; its `entries` / `continue` replace them. `context` builds the preview.
+   */
+  async emitBoundary(
+    base: Omit<AgentBeforeSettleEvent, "entries" | "continue" | "context">,
+    context: (entries: BoundaryDraft[]) => BoundaryContext,
+  ): Promise<{ entries: BoundaryDraft[]; continue: boolean }> {
+    let entries: BoundaryDraft[] = [];
+    let next = false;
+    for (const ext of this.extensions) {
+      for (const handler of ext.handlers.get(base.type) ?? []) {
+        try {
+          const result = (await handler({ ...base, entries, continue: next, context: context(entries) }, this.ctx)) as BoundaryResult | undefined;
+          if (Array.isArray(result?.entries)) entries = result.entries;
+          if (typeof result?.continue === "boolean") next = result.continue;
+        } catch (err) {
+          this.onError({ extensionPath: ext.path, event: base.type, error: errorMessage(err) });
+        }
+      }
+    }
+    return { entries, continue: next };
+  }
+
+  /** Reports a problem with what an extension asked for (an `extension_error`). */
+  reportError(info: ExtensionErrorInfo): void {
+    this.onError(info);
   }
 
   private decorate(event: ExtensionEvent): ExtensionEvent {
@@ -176,7 +236,8 @@ export class ExtensionRunner {
           if (reducer?.thrown?.(event, ext.path, message)) return;
           continue;
         }
-        if (result !== undefined && result !== null && reducer?.step(event, result)) return;
+        const report = (error: string) => this.onError({ extensionPath: ext.path, event: event.type, error });
+        if (result !== undefined && result !== null && reducer?.step(event, result, report)) return;
       }
     }
   }
@@ -238,12 +299,27 @@ export class ExtensionRunner {
     return tool;
   }
 
+  /** pi's `resources_discover`: the skills and prompt templates handlers name join the packages' own. */
+  async discoverResources(reason: "startup" | "reload"): Promise<void> {
+    const more = await discoverResources(this.list, this.ctx, reason, this.onError);
+    if (more) this.resources = mergeResources(this.resources, more);
+  }
+
   /** Every extension's service status checks (get_integrations), in load order. */
   serviceStatuses(): ServiceStatusContribution[] {
     return this.extensions.flatMap((ext) => [...ext.serviceStatuses.values()]);
   }
 
+  /** Slash commands a prompt may start with: extension commands, then prompt templates, then skills (pi's order). */
   commands(): ExtensionCommandInfo[] {
+    const out = this.extensionCommands();
+    for (const t of this.resources?.prompts ?? []) out.push({ name: t.name, description: t.description, source: "prompt", path: t.filePath });
+    for (const s of this.resources?.skills ?? []) out.push({ name: `skill:${s.name}`, description: s.description, source: "skill", path: s.filePath });
+    return out;
+  }
+
+  /** The commands extensions registered (first registration of a name wins). */
+  extensionCommands(): ExtensionCommandInfo[] {
     const out: ExtensionCommandInfo[] = [];
     const seen = new Set<string>();
     for (const ext of this.extensions) {
@@ -256,6 +332,21 @@ export class ExtensionRunner {
       }
     }
     return out;
+  }
+
+  /** A `/skill:name` or `/template` prompt as the model receives it; other text unchanged. */
+  expandPrompt(text: string): string {
+    try {
+      return expandPromptText(text, this.resources);
+    } catch (err) {
+      this.onError({ extensionPath: text.split(/\s/)[0], event: "skill_expansion", error: errorMessage(err) });
+      return text;
+    }
+  }
+
+  /** The `<available_skills>` section of the system prompt ("" without skills). */
+  skillsPrompt(): string {
+    return skillsPromptSection(this.resources?.skills ?? []);
   }
 
   /**

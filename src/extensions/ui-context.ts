@@ -1,5 +1,6 @@
 // `ctx.ui` as pi extensions know it: the ExtensionUi port plus the TUI-only members, which are
-// harmless no-ops here (engine.md §11.4).
+// harmless no-ops here: nothing is drawn.
+import { headlessTheme, type HeadlessTheme } from "./theme.js";
 import type { DialogOptions, EditorOptions, ExtensionUi, NotifyType, WidgetOptions } from "./ui.js";
 
 export const THEME_UNSUPPORTED = "Theme switching not supported in RPC mode";
@@ -13,16 +14,25 @@ export interface ExtensionUiContext extends ExtensionUi {
   setHeader(factory: unknown): void;
   setEditorComponent(factory: unknown): void;
   setToolsExpanded(expanded: boolean): void;
+  getToolsExpanded(): boolean;
+  setWorkingVisible(visible: boolean): void;
+  setWorkingIndicator(options?: { frames?: string[]; intervalMs?: number }): void;
+  setHiddenThinkingLabel(label?: string): void;
+  addAutocompleteProvider(factory: unknown): void;
+  getEditorComponent(): undefined;
   onTerminalInput(handler: unknown): () => void;
   /** Custom TUI components cannot be shown: resolves undefined. */
   custom<T>(factory: unknown, options?: unknown): Promise<T | undefined>;
-  readonly theme: undefined;
+  /** A theme that does not style: `theme.fg("accent", s)` returns `s`. */
+  readonly theme: HeadlessTheme;
   getAllThemes(): { name: string; path: string | undefined }[];
   getTheme(name: string): undefined;
   setTheme(theme: unknown): { success: boolean; error?: string };
 }
 
 export function createUiContext(port: ExtensionUi): ExtensionUiContext {
+  // Only remembered: no tool output is drawn, but an extension reads back what it set.
+  let toolsExpanded = false;
   return {
     select: (title: string, options: string[], opts?: DialogOptions) => port.select(title, options, opts),
     confirm: (title: string, message: string, opts?: DialogOptions) => port.confirm(title, message, opts),
@@ -43,10 +53,18 @@ export function createUiContext(port: ExtensionUi): ExtensionUiContext {
     setFooter: () => {},
     setHeader: () => {},
     setEditorComponent: () => {},
-    setToolsExpanded: () => {},
+    setToolsExpanded: (expanded: boolean) => {
+      toolsExpanded = expanded === true;
+    },
+    getToolsExpanded: () => toolsExpanded,
+    setWorkingVisible: () => {},
+    setWorkingIndicator: () => {},
+    setHiddenThinkingLabel: () => {},
+    addAutocompleteProvider: () => {},
+    getEditorComponent: () => undefined,
     onTerminalInput: () => () => {},
     custom: () => Promise.resolve(undefined),
-    theme: undefined,
+    theme: headlessTheme,
     getAllThemes: () => [],
     getTheme: () => undefined,
     setTheme: () => ({ success: false, error: THEME_UNSUPPORTED }),

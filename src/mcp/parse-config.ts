@@ -3,6 +3,8 @@
 // (command, args, env, cwd, url, headers). Every problem is reported as
 // `<where>: mcpServers.<name>.<field>: <what is wrong>`, one server at a time: a bad entry
 // never hides the good ones.
+import { Type, type Static, type TSchema } from "typebox";
+import { schemaProblem } from "../shared/schema/explain.js";
 import { expandVars } from "./expand-vars.js";
 import type { McpServerConfig } from "./types.js";
 
@@ -27,6 +29,24 @@ class FieldError extends Error {}
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
+const text = (expected: string) => Type.String({ expected });
+const nonEmpty = () => Type.String({ pattern: "\\S", expected: "a non-empty string" });
+const strings = () => Type.Array(text("a string"), { expected: "an array of strings" });
+const stringRecord = () => Type.Record(Type.String(), text("a string"), { expected: "an object of strings" });
+const disabled = Type.Optional(Type.Boolean({ expected: "a boolean" }));
+
+/** A stdio server entry (other keys, e.g. Claude Code's, are ignored). */
+const StdioEntrySchema = Type.Object({
+  disabled,
+  command: nonEmpty(),
+  args: Type.Optional(strings()),
+  env: Type.Optional(stringRecord()),
+  cwd: Type.Optional(text("a string")),
+});
+
+/** A remote (`http`, `sse`) server entry. */
+const RemoteEntrySchema = Type.Object({ disabled, url: nonEmpty(), headers: Type.Optional(stringRecord()) });
+
 /** Parses `raw` (the value of `mcpServers`); `where` names the file or command it came from. */
 export function parseServerMap(raw: unknown, where: string): ParsedServerMap {
   if (raw === undefined || raw === null) return { servers: [] };
@@ -49,61 +69,27 @@ export function parseServerMap(raw: unknown, where: string): ParsedServerMap {
   return { servers };
 }
 
+/** `entry` checked against `schema`; the first problem as `.<key path>: ...`. */
+function checked<T extends TSchema>(schema: T, entry: Json): Static<T> {
+  const problem = schemaProblem(schema, entry);
+  if (!problem) return entry as Static<T>;
+  throw new FieldError(`.${problem.path}: ${problem.missing ? "required" : `must be ${problem.expected}`}`);
+}
+
 function parseEntry(entry: unknown): { config: McpServerConfig; disabled: boolean } {
   if (!isObject(entry)) throw new FieldError(": must be an object");
-  const disabled = optional(entry, "disabled", "boolean") ?? false;
   // Without a type: a `url` alone means streamable HTTP (as Cursor and VS Code read it), else stdio.
   const type = entry.type ?? (entry.url !== undefined && entry.command === undefined ? "http" : "stdio");
   if (type === "stdio") {
-    return {
-      disabled,
-      config: {
-        type: "stdio",
-        command: nonEmpty(entry, "command"),
-        args: stringArray(entry, "args"),
-        env: stringRecord(entry, "env"),
-        cwd: optional(entry, "cwd", "string"),
-      },
-    };
+    const e = checked(StdioEntrySchema, entry);
+    const config: McpServerConfig = { type: "stdio", command: e.command, args: e.args ?? [], env: { ...e.env }, cwd: e.cwd };
+    return { disabled: e.disabled ?? false, config };
   }
   if (type === "http" || type === "sse") {
-    return { disabled, config: { type, url: nonEmpty(entry, "url"), headers: stringRecord(entry, "headers") } };
+    const e = checked(RemoteEntrySchema, entry);
+    return { disabled: e.disabled ?? false, config: { type, url: e.url, headers: { ...e.headers } } };
   }
   throw new FieldError(`.type: must be "stdio", "http" or "sse" (got ${JSON.stringify(type)})`);
-}
-
-function optional<K extends "string" | "boolean">(o: Json, key: string, kind: K): (K extends "string" ? string : boolean) | undefined {
-  const v = o[key];
-  if (v === undefined) return undefined;
-  if (typeof v !== kind) throw new FieldError(`.${key}: must be a ${kind}`);
-  return v as K extends "string" ? string : boolean;
-}
-
-function nonEmpty(o: Json, key: string): string {
-  const v = o[key];
-  if (v === undefined) throw new FieldError(`.${key}: required`);
-  if (typeof v !== "string" || !v.trim()) throw new FieldError(`.${key}: must be a non-empty string`);
-  return v;
-}
-
-function stringArray(o: Json, key: string): string[] {
-  const v = o[key];
-  if (v === undefined) return [];
-  if (!Array.isArray(v)) throw new FieldError(`.${key}: must be an array of strings`);
-  v.forEach((item, i) => {
-    if (typeof item !== "string") throw new FieldError(`.${key}[${i}]: must be a string`);
-  });
-  return v as string[];
-}
-
-function stringRecord(o: Json, key: string): Record<string, string> {
-  const v = o[key];
-  if (v === undefined) return {};
-  if (!isObject(v)) throw new FieldError(`.${key}: must be an object of strings`);
-  for (const [k, item] of Object.entries(v)) {
-    if (typeof item !== "string") throw new FieldError(`.${key}.${k}: must be a string`);
-  }
-  return { ...(v as Record<string, string>) };
 }
 
 /**

@@ -28,6 +28,9 @@ export class StreamWatchdog {
   private flowing = false;
   /** Between a chunk's arrival and the next read: time spent by the consumer, not the peer. */
   private consuming = false;
+  /** Peer chunks received so far: a due limit checks whether one arrived while it waited. */
+  private chunks = 0;
+  private stopped = false;
   private readonly onOuterAbort: () => void;
 
   constructor(
@@ -54,6 +57,7 @@ export class StreamWatchdog {
    * is being consumed, and a slow consumer is never mistaken for a silent peer.
    */
   received(isPeerData: boolean): void {
+    if (isPeerData) this.chunks++;
     if (!this.flowing) {
       if (!isPeerData) return;
       this.flowing = true;
@@ -65,6 +69,7 @@ export class StreamWatchdog {
 
   /** The request is over: no limit applies any more. */
   stop(): void {
+    this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     this.outer?.removeEventListener("abort", this.onOuterAbort);
@@ -74,16 +79,28 @@ export class StreamWatchdog {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     if (ms === undefined || !Number.isFinite(ms) || ms <= 0) return;
-    this.timer = setTimeout(() => {
+    const timer = setTimeout(() => {
       if (this.consuming) {
-        this.timer?.refresh();
+        timer.refresh();
         return;
       }
-      this.timer = undefined;
-      this.reason = message(ms);
-      this.abort(new Error(this.reason));
+      // A limit runs out only when the peer really was silent: after a stall of this process
+      // (a busy machine, a long GC), data may sit unread on the socket while the timer is
+      // already due. Let one round of I/O deliver it before deciding.
+      const seen = this.chunks;
+      setImmediate(() => {
+        if (this.timer !== timer || this.stopped) return; // re-armed, cleared or over meanwhile
+        if (this.chunks !== seen || this.consuming) {
+          timer.refresh();
+          return;
+        }
+        this.timer = undefined;
+        this.reason = message(ms);
+        this.abort(new Error(this.reason));
+      });
     }, ms);
-    this.timer.unref?.();
+    timer.unref?.();
+    this.timer = timer;
   }
 
   private abort(reason: unknown): void {

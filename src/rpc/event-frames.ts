@@ -23,7 +23,8 @@ export type RpcFrame = OutboundFrame | DeltaOnlyUpdateFrame;
 
 /** Where frames go, one typed write each (the transport's frame writer). */
 export interface FrameSink {
-  write(frame: RpcFrame): void;
+  /** `final`: the frame's content will not change, so it may be serialised later (see FrameWriter). */
+  write(frame: RpcFrame, final?: boolean): void;
   /** Bytes handed to the sink but not yet accepted by the OS. */
   readonly pendingBytes: number;
   /** A session event the event filter kept from the host (framing still tracks run bounds). */
@@ -74,7 +75,7 @@ export class EventFramer {
     this.flush();
     if (event.type === "message_update") this.sink.write(this.shape(event));
     else if (event.type === "subagent_event" && inner) this.sink.write(this.wrap(event.payload.id, this.shape(inner)));
-    else this.sink.write(event);
+    else this.sink.write(event, isFinal(event));
   }
 
   /** Writes any held delta now. */
@@ -140,6 +141,24 @@ interface Pending {
 function subagentUpdate(e: { type: string }): UpdateFrame | undefined {
   const u = e as Partial<UpdateFrame>;
   return e.type === "message_update" && u.assistantMessageEvent && typeof u.assistantMessageEvent === "object" ? (e as UpdateFrame) : undefined;
+}
+
+/**
+ * Events whose objects never change after they are emitted: the ended messages and results a
+ * run produces (the live assistant message is only ever sent in message_start / message_update).
+ */
+function isFinal(event: AgentSessionEvent): boolean {
+  switch (event.type) {
+    case "message_end":
+    case "tool_execution_end":
+    case "turn_end":
+    case "agent_end":
+      return true;
+    case "message_start":
+      return event.message.role !== "assistant";
+    default:
+      return false;
+  }
 }
 
 function isDelta(e: AssistantUpdateEvent): e is DeltaEvent {

@@ -1,11 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { ChunkDecoder, MAX_FRAME_BYTES, serializeFrame } from "../transport/index.js";
+import { ChunkDecoder, MAX_FRAME_BYTES, serializeFrame, type LazyFrame } from "../transport/index.js";
 import { FrameEncoder } from "./frame-encoder.js";
 import type { RpcFrame } from "./event-frames.js";
 
+/** The text a lazy frame's producer gives: its line(s) or its pieces, joined. */
+function produced(produce: LazyFrame): string {
+  const out = produce();
+  if (typeof out === "string") return out;
+  if (Array.isArray(out)) return out.join("");
+  return [...{ [Symbol.iterator]: () => out }].join("");
+}
+
 function encoder() {
   const lines: string[] = [];
-  const out = { write: (f: object) => lines.push(serializeFrame(f)), writeSerialized: (t: string) => lines.push(t), pendingBytes: 0 };
+  const out = {
+    write: (f: object) => lines.push(serializeFrame(f)),
+    writeSerialized: (t: string) => lines.push(t),
+    writeLazy: (produce: LazyFrame) => lines.push(produced(produce)),
+    pendingBytes: 0,
+  };
   return { enc: new FrameEncoder(out), lines };
 }
 const f = (x: Record<string, unknown>) => x as unknown as RpcFrame;
@@ -73,5 +86,32 @@ describe("FrameEncoder with filtered run boundaries", () => {
     enc.write(f({ type: "agent_end", messages: [big] }));
     // Nothing of this run was streamed: the whole agent_end goes out (chunked), not a reference.
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "rpc_chunk" });
+  });
+
+  it("a final frame serialised late comes out as it would have at once (protocol version and streamed messages as of the write)", () => {
+    const run = (late: boolean) => {
+      const lines: Array<string | LazyFrame> = [];
+      const out = {
+        write: (fr: object) => lines.push(serializeFrame(fr)),
+        writeSerialized: (t: string) => lines.push(t),
+        writeLazy: (produce: LazyFrame) => lines.push(late ? produce : produced(produce)),
+        pendingBytes: 0,
+      };
+      const enc = new FrameEncoder(out);
+      const big = user("b".repeat(MAX_FRAME_BYTES));
+      enc.write(f({ type: "agent_start" }));
+      enc.write(f({ type: "message_end", message: big }), true);
+      enc.write(negotiated);
+      enc.write(f({ type: "message_end", message: big }), true);
+      enc.write(f({ type: "agent_end", messages: [big] }), true);
+      enc.write(f({ type: "agent_start" }));
+      return lines.map((l) => (typeof l === "string" ? l : produced(l))).join("");
+    };
+    const eager = run(false);
+    expect(run(true)).toBe(eager);
+    const parsed = eager.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(parsed[1]).toMatchObject({ type: "message_end" }); // still version 1: one line
+    expect(parsed.some((p) => p.type === "rpc_chunk")).toBe(true); // the second, after negotiation
+    expect(parsed.find((p) => p.type === "agent_end")).toEqual({ type: "agent_end", messages: [], messageCount: 1 });
   });
 });

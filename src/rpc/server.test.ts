@@ -109,6 +109,7 @@ describe("RpcServer over the memory transport", () => {
 
   it("answers every command exactly once, echoing its id, and keeps serving", async () => {
     const h = start([text("one"), text("two"), text("three"), text("summary"), text("four")]);
+    await h.host.waitFor((f) => f.type === "ready");
     expect(h.host.frames[0]).toMatchObject({ type: "ready", version: "test", protocolVersion: 1 });
     for (const type of COMMAND_TYPES) {
       const id = `req-${type}`;

@@ -133,7 +133,7 @@ export class SessionSlot {
 function stampingSink(sink: FrameSink, sessionId: string): FrameSink {
   return {
     // every frame may carry `sessionId` (issue 19); the union of frame types does not list it on each
-    write: (frame) => sink.write({ ...frame, sessionId } as unknown as RpcFrame),
+    write: (frame, final) => sink.write({ ...frame, sessionId } as unknown as RpcFrame, final),
     get pendingBytes() {
       return sink.pendingBytes;
     },

@@ -41,10 +41,17 @@ describe("parseFrontmatter", () => {
   });
 
   it("reads block scalars", () => {
-    const { data } = parseFrontmatter("---\nliteral: |\n  one\n    two\n\nfolded: >-\n  one\n  two\nafter: x\n---\nbody");
-    expect(data.literal).toBe("one\n  two");
+    const { data } = parseFrontmatter("---\nliteral: |\n  one\n    two\n\nstripped: |-\n  one\nfolded: >-\n  one\n  two\nafter: x\n---\nbody");
+    // YAML's own rules: `|` keeps one final line end, `|-` none
+    expect(data.literal).toBe("one\n  two\n");
+    expect(data.stripped).toBe("one");
     expect(data.folded).toBe("one two");
     expect(data.after).toBe("x");
+  });
+
+  it("keeps numbers as written and lets a later duplicate key win", () => {
+    const { data } = parseFrontmatter("---\nversion: 1.10\nn: 007\nlist: [1, 2.0]\nk: a\nk: b\n---\n");
+    expect(data).toEqual({ version: "1.10", n: "007", list: ["1", "2.0"], k: "b" });
   });
 
   it("treats a file without front-matter as all body", () => {
@@ -55,10 +62,12 @@ describe("parseFrontmatter", () => {
   it.each([
     ["unclosed front-matter", "---\na: 1\n", /not closed/],
     ["a line that is not key: value", "---\njust text\n---\n", /line 2: expected "key: value"/],
-    ["an unclosed flow list", "---\na: [x, y\n---\n", /line 2: unclosed "\[" list/],
-    ["an unclosed double quote", '---\na: "x\n---\n', /line 2: a double-quoted value/],
-    ["text after a closing quote", '---\na: "x" y\n---\n', /double-quoted value must end/],
-    ["an unclosed single quote", "---\na: 'x\n---\n", /single-quoted value/],
+    ["an unclosed flow list", "---\na: [x, y\n---\n", /line 2: Flow sequence .* must .* end with a \]/],
+    ["an unclosed double quote", '---\na: "x\n---\n', /line 2: Missing closing "quote/],
+    ["text after a closing quote", '---\na: "x" y\n---\n', /line 2: Unexpected scalar/],
+    ["an unclosed single quote", "---\na: 'x\n---\n", /line 2: Missing closing 'quote/],
+    ["a later line that is not key: value", "---\na: 1\nb: 2\nc\n---\n", /line 4: /],
+    ["a nested mapping", "---\na:\n  b: 1\n---\n", /key "a": expected text, true\/false or a list of text/],
   ])("rejects %s as a config error", (_label, text, message) => {
     let caught: unknown;
     try {

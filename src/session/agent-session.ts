@@ -6,15 +6,18 @@
 import { SubagentRegistry } from "./subagent-registry.js";
 import type { ModelRegistry } from "../providers/models/registry.js";
 import type { StreamFn } from "../providers/types.js";
-import { PithError } from "../shared/errors.js";
+import { PithError, errorMessage } from "../shared/errors.js";
 import type { SandboxStateWire } from "../shared/schema/index.js";
-import type { CompactionResult, Model, ThinkingLevel, UserContent } from "../shared/types.js";
+import type { AgentMessage, CompactionResult, CustomMessage, Model, ThinkingLevel, UserContent } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
 import { Compactor } from "./compactor.js";
 import { Conversation } from "./conversation.js";
+import { compactionObserver } from "./extension-compaction.js";
 import { EventHub, type SessionListener } from "./event-hub.js";
 import { ExtensionHooks } from "./extension-hooks.js";
 import { createExtensionHost } from "./extension-host.js";
+import { createSessionView } from "./extension-session-view.js";
+import type { ReadonlySessionManager } from "../extensions/index.js";
 import { Liveness, type ActivitySnapshot } from "./liveness.js";
 import { PromptExtras } from "./prompt-extras.js";
 import { PromptTracker, type PromptId, type PromptOutcome } from "./prompt-tracker.js";
@@ -23,6 +26,7 @@ import { RetryController } from "./retry-controller.js";
 import { RunController } from "./run-controller.js";
 import { RunPipeline } from "./run-pipeline.js";
 import { SessionCheckpoints } from "./session-checkpoints.js";
+import { beforeSettle } from "./settle-boundary.js";
 import { SessionExtensions } from "./session-extensions.js";
 import { SessionCatalog } from "./session-catalog.js";
 import { SessionHistory } from "./session-history.js";
@@ -152,6 +156,9 @@ export class AgentSession {
   private readonly structured: StructuredOutput;
   private readonly liveness: Liveness;
   private readonly sandbox: SessionSandbox | undefined;
+  private readonly storage: SessionStorage;
+  /** `ctx.sessionManager`: one object for the session's whole life, reading whichever file is open. */
+  private readonly sessionView: ReadonlySessionManager;
   private readonly extras: PromptExtras;
   /** Builds the built-in tools again when the settings change (`reconfigure`). */
   private readonly buildTools: () => Tool[];
@@ -162,18 +169,23 @@ export class AgentSession {
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
     this.sandbox = o.sandbox;
+    this.storage = o.storage;
     this.releaseTempDir = o.releaseTempDir;
     const settings = structuredClone(o.settings);
     this.settings = settings;
     const emit = (e: Parameters<EventHub["emit"]>[0]) => {
       this.liveness.observe(e);
       this.events.emit(e);
+      // pi's `agent_settled`: extensions hear it too (after the host).
+      if (e.type === "agent_settled") this.hooks.forward(e);
     };
     const runner = () => this.extensions.current;
+    // Providers this session's extensions register stay in this session.
+    const registry = o.registry.scope();
     const todos = new TodoState({ clearDelaySeconds: settings.todo.clearDelaySeconds, onAutoClear: () => emit({ type: "todo_auto_clear" }) });
     this.conversation = new Conversation({
       log: o.file,
-      models: o.registry,
+      models: registry,
       todos,
       warn: o.log,
       initialModel: o.initialModel,
@@ -186,7 +198,16 @@ export class AgentSession {
     this.queues = new MessageQueues(settings);
     this.modes = new SessionModes(settings, this.queues);
     this.retry = new RetryController(() => settings.retry, emit);
-    this.models = new SessionModels({ conversation: this.conversation, registry: o.registry, scopedModels: o.scopedModels, pithHome: o.pithHome });
+    this.models = new SessionModels({
+      conversation: this.conversation,
+      registry,
+      scopedModels: o.scopedModels,
+      pithHome: o.pithHome,
+      observer: {
+        modelSelected: async (model, previousModel, source) => void (await runner()?.emit({ type: "model_select", model, previousModel, source })),
+        thinkingLevelSelected: (level, previousLevel) => void runner()?.emit({ type: "thinking_level_select", level, previousLevel }),
+      },
+    });
     this.extensions = new SessionExtensions((bindings) => createExtensionHost(this.hosted(), bindings));
     this.mcp = new SessionMcp(o.mcp);
     this.lsp = new SessionLsp(o.lsp);
@@ -204,6 +225,7 @@ export class AgentSession {
       requireModel: () => this.models.require(),
       requireApiKey: (m) => this.models.requireApiKey(m),
       emit,
+      observer: compactionObserver(runner, settings),
     });
     const extras = new PromptExtras({
       conversation: this.conversation,
@@ -250,6 +272,7 @@ export class AgentSession {
       emit,
       onUserMessage: checkpointsOn ? (entryId, message) => this.checkpoints.onUserMessage(entryId, contentText(message.content)) : undefined,
       beforeTool: checkpointsOn ? () => this.checkpoints.beforeTool() : undefined,
+      beforeSettle: (last) => beforeSettle({ runner, conversation: this.conversation, queues: this.queues, view: this.sessionView, announce: (m) => this.announce(m) }, last),
     });
     this.runs = new RunController({
       runLoop: (prompts, signal) => this.pipeline.runLoop(prompts, signal),
@@ -291,7 +314,7 @@ export class AgentSession {
       exportInfo: () => ({ systemPrompt: this.tools.systemPrompt(), tools: this.tools.active().map((t) => ({ name: t.name, description: t.description })) }),
       log: o.log,
     });
-    this.catalog = new SessionCatalog({ history: this.history, cwd: o.cwd, pithHome: o.pithHome });
+    this.catalog = new SessionCatalog({ history: this.history, storage: o.storage, cwd: o.cwd, pithHome: o.pithHome });
     this.bash = new UserBash({
       cwd: o.cwd,
       settings,
@@ -314,11 +337,20 @@ export class AgentSession {
       abortRetry: () => this.abortRetry(),
       clearQueue: () => this.clearQueue(),
       compact: (instructions) => this.compact(instructions),
+      storage: this.storage,
     });
     registerWiring(this, {
       ...this.parts(),
       reconfigure: (next) => this.reconfigure(next),
       approveFileWrites: (paths, call) => this.approveFileWrites(paths, call),
+    });
+    this.sessionView = createSessionView({
+      cwd: o.cwd,
+      log: () => this.conversation.log,
+      sessionDir: () => this.history.sessionDir,
+      messages: () => this.conversation.messages,
+      model: () => this.conversation.model,
+      thinkingLevel: () => this.conversation.thinkingLevel,
     });
     this.recordStartState();
   }
@@ -450,21 +482,46 @@ export class AgentSession {
   // ── prompting and queues ──────────────────────────────────────────────────
 
   /**
-   * Starts the prompt pipeline. Extension commands run immediately; while busy the message is
-   * queued per `streamingBehavior` or rejected with the busy error.
+   * Starts the prompt pipeline. Extension commands run immediately; extensions' `input` handlers
+   * may transform or handle the text; while busy the message is queued per `streamingBehavior`
+   * or rejected with the busy error.
    */
   prompt(text: string, options: PromptOptions = {}): PromptHandle {
     if (typeof text !== "string") return rejected(new PithError("invalid_request", 'Invalid "message": expected string'));
-    if (this.hooks.isExtensionCommand(text)) {
+    if (options.expandPromptTemplates !== false && this.hooks.isExtensionCommand(text)) {
       const done = this.hooks.runExtensionCommand(text);
       return { accepted: Promise.resolve(), done, outcome: localOutcome(done) };
     }
+    if (!this.hooks.hasHandlers("input")) return this.startPrompt(text, options);
+    const behavior = this.isStreaming ? options.streamingBehavior : undefined;
+    const next = this.hooks
+      .input(text, options.images ?? [], options.source ?? "rpc", behavior)
+      .then((input) => input && this.startPrompt(input.text, { ...options, images: input.images }));
+    return {
+      accepted: next.then((h) => h?.accepted),
+      done: next.then((h) => h?.done),
+      outcome: next.then((h) => h?.outcome ?? HANDLED_BY_EXTENSION),
+    };
+  }
+
+  /** A prompt after the `input` handlers: skills and templates expanded, then queued or run. */
+  private startPrompt(text: string, options: PromptOptions): PromptHandle {
+    // A package's skill (`/skill:name`) or prompt template (`/name`) becomes the text it stands for.
+    if (options.expandPromptTemplates !== false) text = this.hooks.expandPrompt(text);
     if (this.isStreaming) {
       const behavior = options.streamingBehavior;
       if (!behavior) return rejected(new PithError("busy", BUSY_ERROR));
       const outcome = this.enqueue(behavior, text, options.images ?? [], options.promptId, options.output);
       return { accepted: Promise.resolve(), done: Promise.resolve(), outcome };
     }
+    return this.startRun(options.promptId, (signal, accept) => this.pipeline.preparePrompt(text, options.images ?? [], signal, accept, options.output));
+  }
+
+  /**
+   * Starts a run chain whose prompt messages `prepare` builds; `accept` is called once the
+   * checks a host must hear about at once have passed.
+   */
+  private startRun(promptId: PromptId | undefined, prepare: (signal: AbortSignal, accept: () => void) => Promise<AgentMessage[]>): PromptHandle {
     let accept!: () => void;
     let reject!: (err: unknown) => void;
     const accepted = new Promise<void>((res, rej) => {
@@ -473,13 +530,13 @@ export class AgentSession {
     });
     let acceptedNow = false;
     this.liveness.markActive();
-    const outcome = this.tracker.startChain(options.promptId);
+    const outcome = this.tracker.startChain(promptId);
     const done = this.runs.start(async (signal) => {
       try {
-        return await this.pipeline.preparePrompt(text, options.images ?? [], signal, () => {
+        return await prepare(signal, () => {
           acceptedNow = true;
           accept();
-        }, options.output);
+        });
       } catch (err) {
         reject(err);
         throw err;
@@ -495,7 +552,7 @@ export class AgentSession {
    */
   private steer(text: string, images: UserContent[] = [], promptId?: PromptId): Promise<PromptOutcome> {
     this.assertQueueable(text);
-    return this.enqueue("steer", text, images, promptId);
+    return this.queueInput("steer", text, images, promptId);
   }
 
   /** pi's `clear_queue`: drops queued steering and follow-up messages (their senders hear `aborted`); returns their texts. */
@@ -511,7 +568,7 @@ export class AgentSession {
   /** Queues a follow-up message; never starts a run. Resolves as for `steer`. */
   private followUp(text: string, images: UserContent[] = [], promptId?: PromptId, output?: OutputSpec): Promise<PromptOutcome> {
     this.assertQueueable(text);
-    return this.enqueue("followUp", text, images, promptId, output);
+    return this.queueInput("followUp", text, images, promptId, output);
   }
 
   /**
@@ -564,17 +621,27 @@ export class AgentSession {
   }
 
   /** Stops everything and releases the session file; the session is not used afterwards. */
+  /** Every step runs even when an earlier one fails (the file's lock and the temp folder are always released); the failures are reported together. */
   async close(): Promise<void> {
+    const failures: string[] = [];
+    const step = async (what: string, f: () => unknown): Promise<void> => {
+      try {
+        await f();
+      } catch (err) {
+        failures.push(`${what}: ${errorMessage(err)}`);
+      }
+    };
     this.bash.abort();
-    await this.abort();
-    await this.checkpoints.settle();
+    await step("abort", () => this.abort());
+    await step("checkpoints", () => this.checkpoints.settle());
     this.conversation.todos.dispose();
-    await this.mcp.close();
-    await this.lsp.close();
-    await this.tools.dispose();
-    this.conversation.log.close();
-    await this.sandbox?.dispose();
-    await this.releaseTempDir?.();
+    await step("MCP servers", () => this.mcp.close());
+    await step("language servers", () => this.lsp.close());
+    await step("tools", () => this.tools.dispose());
+    await step("session file", () => this.conversation.log.close());
+    await step("sandbox", () => this.sandbox?.dispose());
+    await step("temp folder", () => this.releaseTempDir?.());
+    if (failures.length > 0) throw new PithError("internal", `Closing the session: ${failures.join("; ")}`);
   }
 
   // ── internals ─────────────────────────────────────────────────────────────
@@ -588,6 +655,15 @@ export class AgentSession {
         `Extension command "/${name}" cannot be queued. Use prompt() or execute the command when not streaming.`,
       );
     }
+  }
+
+  /** `steer` / `follow_up`: the `input` handlers, skills and templates, then the queue (as pi). */
+  private queueInput(behavior: "steer" | "followUp", text: string, images: UserContent[], promptId: PromptId | undefined, output?: OutputSpec): Promise<PromptOutcome> {
+    // Without `input` handlers the outcome is the queue's own promise: no extra tick, so results keep their order.
+    if (!this.hooks.hasHandlers("input")) return this.enqueue(behavior, this.hooks.expandPrompt(text), images, promptId, output);
+    return this.hooks.input(text, images, "rpc", this.isStreaming ? behavior : undefined).then((input) =>
+      input ? this.enqueue(behavior, this.hooks.expandPrompt(input.text), input.images, promptId, output) : HANDLED_BY_EXTENSION,
+    );
   }
 
   private enqueue(behavior: "steer" | "followUp", text: string, images: UserContent[], promptId: PromptId | undefined, output?: OutputSpec): Promise<PromptOutcome> {
@@ -624,6 +700,12 @@ export class AgentSession {
     return { models, history, tools, modes, extensions, bash, checkpoints, permissions, mcp, lsp, catalog, trust, subagents };
   }
 
+  /** A message added outside a run, shown to the host (`message_start` / `message_end`). */
+  private announce(message: CustomMessage): void {
+    this.events.emit({ type: "message_start", message });
+    this.events.emit({ type: "message_end", message });
+  }
+
   /** The parts extensions may act on (the ExtensionHost port is built over them). */
   private hosted(): Parameters<typeof createExtensionHost>[0] {
     return {
@@ -635,9 +717,16 @@ export class AgentSession {
       isBusy: () => this.isStreaming,
       abort: () => this.abort(),
       prompt: (text, options) => this.prompt(text, options),
+      trigger: (message) => this.startRun(undefined, (signal, accept) => this.pipeline.prepareMessages([message], signal, accept)),
       waitForIdle: () => this.waitForIdle(),
       systemPrompt: () => this.tools.systemPrompt(),
-      activeTools: () => this.tools.active(),
+      tools: this.tools,
+      sessionView: this.sessionView,
+      extensions: () => this.extensions.current,
+      signal: () => this.runs.signal,
+      announce: (message) => this.announce(message),
+      compact: (instructions) => this.compact(instructions),
+      reload: () => this.extensions.reload(),
       isProjectTrusted: () => this.trust.trusted,
     };
   }
@@ -648,6 +737,9 @@ function rejected(err: Error): PromptHandle {
   const outcome: PromptOutcome = { agentInvoked: false, status: "error", error: { message: err.message, retryable: false } };
   return { accepted, done: accepted.catch(() => undefined), outcome: Promise.resolve(outcome) };
 }
+
+/** Input an extension's `input` handler took over: nothing runs. */
+const HANDLED_BY_EXTENSION: PromptOutcome = { agentInvoked: false, status: "completed" };
 
 /** An extension command runs without the agent: completed, or an error if it threw. */
 function localOutcome(done: Promise<void>): Promise<PromptOutcome> {

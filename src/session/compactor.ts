@@ -11,6 +11,7 @@ import { lastAssistant } from "../shared/types.js";
 import { isContextOverflow } from "./compaction/overflow.js";
 import { shouldCompact, usageTokens } from "./compaction/tokens.js";
 import type { RunCompactionOptions } from "./compaction/compact.js";
+import type { CompactionPreparation } from "./compaction/prepare.js";
 import type { Conversation } from "./conversation.js";
 import type { Continuation } from "./run-controller.js";
 import type { SessionSettings } from "./settings.js";
@@ -39,6 +40,28 @@ export interface CompactorOptions {
   requireModel(): Model;
   requireApiKey(model: Model): Promise<string | undefined>;
   emit(event: SessionEvent): void;
+  /** Extensions around each compaction (`session_before_compact`, `session_compact`, `session_compact_failed`). */
+  observer?: CompactionObserver;
+}
+
+export type CompactionReason = "manual" | "threshold" | "overflow";
+
+/** Why a compaction runs and whether the interrupted request is sent again afterwards. */
+export interface CompactionTrigger {
+  reason: CompactionReason;
+  willRetry: boolean;
+}
+
+/** What an observer may answer before the summary is made: cancel, or its own compaction. */
+export interface CompactionOverride {
+  cancel?: boolean;
+  compaction?: unknown;
+}
+
+export interface CompactionObserver {
+  before(start: CompactionTrigger & { preparation: CompactionPreparation; path: SessionEntry[]; customInstructions?: string; signal: AbortSignal }): Promise<CompactionOverride | undefined>;
+  compacted(entry: SessionEntry, how: CompactionTrigger & { fromExtension: boolean }): Promise<void>;
+  failed(how: CompactionTrigger & { fromExtension: boolean; aborted: boolean; errorMessage?: string }): Promise<void>;
 }
 
 export class Compactor {
@@ -72,7 +95,7 @@ export class Compactor {
     const apiKey = await this.o.requireApiKey(model);
     const path = this.conversation.log.contextBranch();
     if (path.length > 0 && path[path.length - 1].type === "compaction") throw new PithError("invalid_request", "Already compacted");
-    return () => this.summarizeAndApply(model, apiKey, path, customInstructions);
+    return () => this.summarizeAndApply(model, apiKey, path, customInstructions, { reason: "manual", willRetry: false });
   }
 
   /**
@@ -141,7 +164,7 @@ export class Compactor {
     }
     try {
       const apiKey = await this.o.requireApiKey(model);
-      const result = await this.summarizeAndApply(model, apiKey, path, undefined, signal);
+      const result = await this.summarizeAndApply(model, apiKey, path, undefined, { reason, willRetry }, signal);
       end({ result });
       return true;
     } catch (err) {
@@ -166,17 +189,24 @@ export class Compactor {
     });
   }
 
+  /** How the summary request is made: the reserve, effort "high" (clamped; none for non-reasoning models), retries. */
+  private summaryOptions(model: Model): Pick<RunCompactionOptions, "reserveTokens" | "thinkingLevel" | "retry" | "timeouts"> {
+    return { reserveTokens: this.settings.compaction.reserveTokens, thinkingLevel: resolveThinkingLevel(model, "high"), ...summaryRetry(this.settings.retry) };
+  }
+
   private async summarizeAndApply(
     model: Model,
     apiKey: string | undefined,
     path: SessionEntry[],
     customInstructions: string | undefined,
+    trigger: CompactionTrigger,
     outer?: AbortSignal,
   ): Promise<CompactionResult> {
     const controller = new AbortController();
     this.controller = controller;
     const onOuter = () => controller.abort();
     outer?.addEventListener("abort", onOuter, { once: true });
+    let fromExtension = false;
     try {
       const [{ prepareCompaction }, { runCompaction }] = await loadCompaction();
       if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
@@ -184,36 +214,63 @@ export class Compactor {
       const previous = compaction ? { summary: compaction.summary, details: compaction.details } : undefined;
       const prep = prepareCompaction(items, previous, { keepRecentTokens: this.settings.compaction.keepRecentTokens });
       if (!prep) throw new PithError("invalid_request", "Nothing to compact (session too small)");
-      const result = await runCompaction(prep, {
-        stream: this.o.stream,
-        model,
-        apiKey,
-        signal: controller.signal,
-        customInstructions,
-        reserveTokens: this.settings.compaction.reserveTokens,
-        // §4.7: the summariser reasons at effort "high" (clamped; nothing for non-reasoning models).
-        thinkingLevel: resolveThinkingLevel(model, "high"),
-        ...summaryRetry(this.settings.retry),
-      });
+      // An extension may cancel the compaction or bring its own summary instead of the model's.
+      const override = await this.o.observer?.before({ ...trigger, preparation: prep, path, customInstructions, signal: controller.signal });
+      if (override?.cancel === true) controller.abort();
       if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
-      this.conversation.log.append({
+      fromExtension = override?.compaction !== undefined;
+      const result = fromExtension
+        ? extensionCompaction(override?.compaction, prep.tokensBefore, path)
+        : await runCompaction(prep, {
+            stream: this.o.stream,
+            model,
+            apiKey,
+            signal: controller.signal,
+            customInstructions,
+            ...this.summaryOptions(model),
+          });
+      if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
+      const entry = this.conversation.log.append({
         type: "compaction",
         summary: result.summary,
         shortSummary: result.shortSummary,
         firstKeptEntryId: result.firstKeptEntryId,
         tokensBefore: result.tokensBefore,
         details: result.details,
+        ...(fromExtension ? { fromExtension } : {}),
       });
       this.conversation.load();
+      await this.o.observer?.compacted(entry, { ...trigger, fromExtension });
       return result;
     } catch (err) {
-      if (controller.signal.aborted) throw new PithError("aborted", "Compaction cancelled");
+      const aborted = controller.signal.aborted;
+      await this.o.observer?.failed({ ...trigger, fromExtension, aborted, ...(aborted ? {} : { errorMessage: errorMessage(err) }) });
+      if (aborted) throw new PithError("aborted", "Compaction cancelled");
       throw err;
     } finally {
       outer?.removeEventListener("abort", onOuter);
       this.controller = undefined;
     }
   }
+}
+
+/**
+ * The compaction a `session_before_compact` handler supplied (pi's CompactionResult): a summary
+ * and the id of the first entry kept, which must be on the compacted branch.
+ */
+function extensionCompaction(value: unknown, tokensBefore: number, path: SessionEntry[]): CompactionResult {
+  const c = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  if (typeof c.summary !== "string" || c.summary.trim() === "") throw new PithError("invalid_request", "session_before_compact: the extension's compaction needs a summary");
+  const kept = c.firstKeptEntryId;
+  if (typeof kept !== "string" || !path.some((e) => e.id === kept)) {
+    throw new PithError("invalid_request", "session_before_compact: the extension's compaction needs a firstKeptEntryId on the compacted branch");
+  }
+  return {
+    summary: c.summary,
+    firstKeptEntryId: kept,
+    tokensBefore: typeof c.tokensBefore === "number" && Number.isFinite(c.tokensBefore) ? c.tokensBefore : tokensBefore,
+    ...(c.details !== undefined ? { details: c.details } : {}),
+  };
 }
 
 /** A summary request is re-sent like a reply (retry settings) and bounded by the same stream limits. */

@@ -72,12 +72,16 @@ export class Conversation {
     this.load();
   }
 
-  /** Writes a message to the log; a write failure is reported, never thrown into the run. */
+  /**
+   * Writes a message to the log. A message that cannot be stored is reported and then fails what
+   * wrote it (the run ends with that error): the host never hears of it as stored.
+   */
   persist(message: AgentMessage): void {
     try {
       this.current.appendMessage(message);
     } catch (err) {
       this.warn(`failed to persist a message: ${(err as Error).message}`);
+      throw err;
     }
   }
 

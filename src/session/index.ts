@@ -24,12 +24,11 @@ export type { SessionSummary, ListSessionsResult } from "../store/session-list.j
 export type { SessionTreeNode, EntriesPage } from "../store/entry-views.js";
 
 // ── building a session ──
-export { createJsonlStorage, type SessionStorage } from "../store/storage.js";
+export { createJsonlStorage } from "../store/jsonl-storage.js";
+export type { SessionStorage } from "../store/storage.js";
 export type { SessionLog } from "../store/session-log.js";
 export type { SessionHeader, SessionEntry } from "../store/entry-types.js";
 export { releaseAllLocks } from "../store/lock.js";
-export { sessionDirFor, resolveSessionArg } from "../store/layout.js";
-export { listSessions, projectDirsOf } from "../store/session-list.js";
 export { buildSystemPrompt, resolvePromptArg } from "./system-prompt.js";
 export { discoverContextFiles } from "./context-files.js";
 export { findRuleFiles } from "../rules/rule-files.js";
@@ -39,6 +38,7 @@ export type { Tool, ToolContext } from "../tools/types.js";
 export type { ExtensionUi, LoadedExtensions, ExtensionCommandInfo } from "../extensions/index.js";
 export { SubagentRegistry, type AgentProgress, type SubagentLifecycle, type SubagentProgressPayload, type SubagentSnapshot, type SubagentSubscriptionLevel } from "./subagent-registry.js";
 export { readSubagentTranscript, type SubagentTranscript } from "./subagent-transcript.js";
+export { convertToLlm } from "./convert-to-llm.js";
 
 // ── typed operations: the protocol's command table as the session answers it ──
 export {

@@ -4,6 +4,7 @@
 import type { ExtensionRunner } from "../extensions/index.js";
 import { PithError } from "../shared/errors.js";
 import type { CompactionResult, UserContent } from "../shared/types.js";
+import type { SessionStorage } from "../store/storage.js";
 import type { OutputSpec } from "../tools/index.js";
 import { checkIntegrations } from "./integrations.js";
 import { PAGE_BUSY_ERROR, PageError, pageMessages } from "./messages-page.js";
@@ -52,6 +53,8 @@ export interface OperationParts {
   abortRetry(): void;
   clearQueue(): { steering: string[]; followUp: string[] };
   compact(customInstructions?: string): Promise<CompactionResult>;
+  /** Where a subagent's session file is read from (files or a database). */
+  storage: SessionStorage;
 }
 
 /**
@@ -154,7 +157,7 @@ function services(p: OperationParts) {
       const sel: { subagentId?: string; sessionFile?: string } = {};
       if (op.subagentId !== undefined) sel.subagentId = op.subagentId;
       if (op.sessionFile !== undefined) sel.sessionFile = op.sessionFile;
-      return readSubagentTranscript(p.subagents.resolveSessionFile(sel), op.fromByte ?? 0);
+      return readSubagentTranscript(p.storage, p.subagents.resolveSessionFile(sel), op.fromByte ?? 0);
     },
   } satisfies Partial<OperationTable>;
 }

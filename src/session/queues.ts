@@ -38,6 +38,11 @@ export class MessageQueues {
     return this.nextTurn.splice(0);
   }
 
+  /** The steering and follow-up messages waiting, in that order (not taken). */
+  peek(): AgentMessage[] {
+    return [...this.steering, ...this.followUps];
+  }
+
   get count(): number {
     return this.steering.length + this.followUps.length + this.nextTurn.length;
   }

@@ -53,6 +53,8 @@ export interface RunPipelineOptions {
   onUserMessage?(entryId: string, message: UserMessage): void;
   /** Awaited before each tool call executes (file checkpoints). */
   beforeTool?(): Promise<void>;
+  /** The last say before a prompt's work settles (extensions' `agent_before_settle`); true: one more run. */
+  beforeSettle?(last: AssistantMessage | undefined): Promise<boolean>;
 }
 
 export class RunPipeline {
@@ -69,6 +71,21 @@ export class RunPipeline {
    * (pre-prompt compaction, extension hooks). Throws to reject the prompt.
    */
   async preparePrompt(text: string, images: UserContent[], signal: AbortSignal, accept: () => void, output?: OutputSpec): Promise<AgentMessage[]> {
+    await this.preflight(images, signal, accept);
+    const user = userMessage(text, images);
+    const prompts = await this.o.extras.assemblePrompt(user);
+    prompts.splice(prompts.indexOf(user) + 1, 0, ...this.o.structured.begin(output));
+    prompts.push(...(await this.o.hooks.beforeAgentStart(user, text)));
+    return prompts;
+  }
+
+  /** A run started by an extension's message (`sendMessage` with `triggerTurn`): the same pre-flight, those messages as the prompt. */
+  async prepareMessages(messages: AgentMessage[], signal: AbortSignal, accept: () => void): Promise<AgentMessage[]> {
+    await this.preflight([], signal, accept);
+    return messages;
+  }
+
+  private async preflight(images: UserContent[], signal: AbortSignal, accept: () => void): Promise<void> {
     const model = this.o.models.require();
     await this.o.models.requireApiKey(model);
     if (images.length > 0 && !model.input.includes("image")) {
@@ -84,11 +101,6 @@ export class RunPipeline {
     this.o.hooks.systemPromptOverride = undefined;
     await this.o.compactor.beforePrompt(signal);
     await this.o.beforePrompt?.(signal);
-    const user = userMessage(text, images);
-    const prompts = await this.o.extras.assemblePrompt(user);
-    prompts.splice(prompts.indexOf(user) + 1, 0, ...this.o.structured.begin(output));
-    prompts.push(...(await this.o.hooks.beforeAgentStart(user, text)));
-    return prompts;
   }
 
   /** One agent run over the conversation. */
@@ -123,6 +135,7 @@ export class RunPipeline {
       },
       convertToLlm,
       transformContext: hooks.hasHandlers("context") ? (m, s) => hooks.transformContext(m, s) : undefined,
+      beforeMessageEnd: hooks.hasHandlers("message_end") ? (m) => hooks.messageEnd(m) : undefined,
       pollSteering: () => structured.consumed(tracker.consumed(queues.pollSteering())),
       pollFollowUps: () => structured.consumed(tracker.consumed(queues.pollFollowUps())),
       getInterruptMode: () => settings.interruptMode,
@@ -151,8 +164,17 @@ export class RunPipeline {
     if (reply) this.o.retry.onAssistantEnd(reply);
   }
 
-  /** Decides what follows a run that the host did not abort. */
+  /**
+   * Decides what follows a run that the host did not abort. When nothing would, extensions'
+   * `agent_before_settle` may still ask for one more run.
+   */
   async afterRun(last: AssistantMessage | undefined, signal: AbortSignal): Promise<Continuation> {
+    const next = await this.decide(last, signal);
+    if (next.kind === "continue" || signal.aborted || !this.o.beforeSettle) return next;
+    return (await this.o.beforeSettle(last)) ? { kind: "continue", prompts: [] } : next;
+  }
+
+  private async decide(last: AssistantMessage | undefined, signal: AbortSignal): Promise<Continuation> {
     const ttsr = this.o.extras.takeTtsrContinuation(last);
     if (ttsr) return ttsr;
     if (last?.stopReason === "aborted") return { kind: "stop" };

@@ -1,13 +1,12 @@
-// The session files as a host's picker and history view see them: list the files of a project
-// (or of all), read the open session's entries and tree, open a folder (oh-my-pi's open_session),
-// delete a file that nobody has open.
+// The sessions as a host's picker and history view see them: list the sessions of a project (or
+// of all), read the open session's entries and tree, open a folder (oh-my-pi's open_session),
+// delete a session that nobody has open. Whatever stores the sessions answers (SessionStorage).
 import path from "node:path";
 import { PithError } from "../shared/errors.js";
 import type { SessionHistory } from "./session-history.js";
-import { deleteSessionFile } from "../store/delete-session.js";
 import { buildTree, selectEntries, treeDepth, type EntriesPage, type SessionTreeNode } from "../store/entry-views.js";
-import { sessionDirFor } from "../store/layout.js";
-import { listSessions, listSessionsWatched, projectDirsOf, type ListSessionsResult } from "../store/session-list.js";
+import type { ListSessionsResult } from "../store/session-list.js";
+import type { SessionStorage } from "../store/storage.js";
 
 export interface ListSessionsParams {
   cwd?: string;
@@ -32,6 +31,7 @@ export const MAX_TREE_DEPTH = 1000;
 
 export interface SessionCatalogOptions {
   history: SessionHistory;
+  storage: SessionStorage;
   /** The process working directory (relative paths resolve against it). */
   cwd: string;
   /** `PITH_HOME`: its `sessions/` folder holds one folder per project. */
@@ -41,26 +41,20 @@ export interface SessionCatalogOptions {
 export class SessionCatalog {
   constructor(private readonly o: SessionCatalogOptions) {}
 
-  private get sessionsRoot(): string {
-    return path.join(this.o.pithHome, "sessions");
-  }
-
   /** `list_sessions`: newest first; see ListSessionsParams. */
-  list(p: ListSessionsParams): Promise<ListSessionsResult> {
+  async list(p: ListSessionsParams): Promise<ListSessionsResult> {
+    const own = this.o.history.sessionDir;
     let dirs: string[];
     if (p.all) {
-      dirs = projectDirsOf(this.sessionsRoot);
-      const own = this.o.history.sessionDir;
-      if (own !== undefined) dirs.push(own);
+      dirs = own === undefined ? [] : [own];
     } else if (p.cwd !== undefined) {
       if (p.cwd.trim() === "") throw new PithError("invalid_request", 'Invalid "cwd": expected a non-empty path');
-      dirs = [sessionDirFor(this.o.pithHome, path.resolve(this.o.cwd, p.cwd))];
+      dirs = [this.o.storage.dirFor(this.o.pithHome, path.resolve(this.o.cwd, p.cwd))];
     } else {
-      const own = this.o.history.sessionDir;
       dirs = own === undefined ? [] : [own];
     }
-    // a host's picker lists the same folders again and again: watch them rather than restat
-    return listSessionsWatched({ dirs, limit: p.limit, cursor: p.cursor, query: p.query });
+    const query = { dirs, limit: p.limit, cursor: p.cursor, query: p.query };
+    return this.o.storage.list(p.all ? { ...query, all: { pithHome: this.o.pithHome } } : query);
   }
 
   /** `get_entries`: every entry in file order, or those after `since`. */
@@ -90,9 +84,9 @@ export class SessionCatalog {
     }
     if (h.sessionDir === undefined) throw new PithError("invalid_request", "open_session requires session persistence (omit --no-session)");
     const dir = path.resolve(this.o.cwd, sessionDir);
-    const latest = newestWithMessages(dir);
+    const latest = await this.o.storage.newestWithMessages(dir);
     const current = h.sessionFile;
-    const alreadyOpen = latest !== undefined ? current === latest : current !== undefined && path.dirname(current) === dir && h.messages.length === 0;
+    const alreadyOpen = latest !== undefined ? current === latest : current !== undefined && this.o.storage.inDir(current, dir) && h.messages.length === 0;
     let cancelled = false;
     if (!alreadyOpen) {
       cancelled = latest !== undefined ? (await h.switchTo(latest)).cancelled : (await h.newSession(undefined, dir)).cancelled;
@@ -102,21 +96,13 @@ export class SessionCatalog {
     return out;
   }
 
-  /** `delete_session`: refuses the open file, any locked file and anything not a session. */
+  /** `delete_session`: refuses the open session, any locked one and anything not a session. */
   delete(sessionPath: string): { path: string } {
-    const abs = path.resolve(this.o.cwd, sessionPath);
-    if (abs === this.o.history.sessionFile) throw new PithError("busy", `Cannot delete the open session: ${abs}`);
-    return { path: deleteSessionFile(abs, this.o.cwd) };
-  }
-}
-
-function newestWithMessages(dir: string): string | undefined {
-  let cursor: string | undefined;
-  for (;;) {
-    const page = listSessions({ dirs: [dir], limit: 200, cursor });
-    const hit = page.sessions.find((s) => s.messageCount > 0);
-    if (hit) return hit.path;
-    if (page.nextCursor === undefined) return undefined;
-    cursor = page.nextCursor;
+    if (typeof sessionPath !== "string" || sessionPath.trim() === "") {
+      throw new PithError("invalid_request", 'Invalid "sessionPath": expected a non-empty string');
+    }
+    const ref = this.o.storage.resolve(sessionPath, this.o.cwd);
+    if (ref === this.o.history.sessionFile) throw new PithError("busy", `Cannot delete the open session: ${ref}`);
+    return { path: this.o.storage.delete(ref, this.o.cwd) };
   }
 }

@@ -1,8 +1,8 @@
 // Model and thinking-level selection (spec/protocol.md §3.12–3.16). Changes are recorded in
 // the session file; they never touch the user's settings (design.md §4.11).
 import { noApiKeyMessage, noModelMessage } from "../providers/models/env-keys.js";
-import { nextModel } from "../providers/models/model-cycle.js";
-import type { ModelRegistry } from "../providers/models/registry.js";
+import { nextModel, sameModel } from "../providers/models/model-cycle.js";
+import type { ScopedModelRegistry } from "../providers/models/runtime-providers.js";
 import { cycleThinkingLevel, resolveThinkingLevel, supportedEfforts } from "../providers/models/thinking.js";
 import { PithError } from "../shared/errors.js";
 import type { Model, ThinkingLevel } from "../shared/types.js";
@@ -23,18 +23,29 @@ export interface CycledModel {
 
 export interface SessionModelsOptions {
   conversation: Conversation;
-  registry: ModelRegistry;
+  /** The session's own layer over the process's registry (providers its extensions register). */
+  registry: ScopedModelRegistry;
   /** `--models` scope for cycle_model. */
   scopedModels?: Model[];
   /** Named in the no-model and no-key errors. */
   pithHome: string;
+  /** Told about every change of model or thinking level the session makes on request (extensions' `model_select`, `thinking_level_select`). */
+  observer?: SelectionObserver;
+}
+
+/** Hears the selections (not a session file restoring its own). */
+export interface SelectionObserver {
+  modelSelected(model: Model, previous: Model | undefined, source: "set" | "cycle"): Promise<void>;
+  thinkingLevelSelected(level: ThinkingLevel, previous: ThinkingLevel): void;
 }
 
 export class SessionModels {
   private readonly conversation: Conversation;
-  private readonly registry: ModelRegistry;
-  private readonly scoped: Model[];
+  readonly registry: ScopedModelRegistry;
+  /** `--models` scope (empty: every available model). */
+  readonly scoped: Model[];
   private readonly pithHome: string;
+  private readonly observer: SelectionObserver | undefined;
   /** Live model discovery started by the front door; `discovered()` waits for it (bounded). */
   private discovery: Promise<void> | undefined;
 
@@ -43,6 +54,7 @@ export class SessionModels {
     this.registry = options.registry;
     this.scoped = options.scopedModels ?? [];
     this.pithHome = options.pithHome;
+    this.observer = options.observer;
   }
 
   get current(): Model | undefined {
@@ -87,7 +99,9 @@ export class SessionModels {
     }
     if (!model && this.registry.allowsUnknownModels(provider)) model = this.registry.resolve(provider, modelId);
     if (!model || !this.registry.hasCredentials(model.provider)) throw new ModelNotFoundError(provider, modelId);
+    const previous = this.current;
     this.apply(model);
+    await this.announceModel(model, previous, "set");
     return model;
   }
 
@@ -95,9 +109,11 @@ export class SessionModels {
   cycle(): CycledModel | null {
     const scoped = this.scoped.filter((m) => this.registry.hasCredentials(m.provider));
     const isScoped = scoped.length > 0;
-    const next = nextModel(isScoped ? scoped : this.available(), this.current);
+    const previous = this.current;
+    const next = nextModel(isScoped ? scoped : this.available(), previous);
     if (!next) return null;
     this.apply(next);
+    void this.announceModel(next, previous, "cycle");
     const result: CycledModel = { model: next, isScoped };
     if (this.thinkingLevel !== undefined) result.thinkingLevel = this.thinkingLevel;
     return result;
@@ -105,7 +121,7 @@ export class SessionModels {
 
   /** `set_thinking_level`: resolved against the current model; recorded when it changes. */
   setThinkingLevel(input: unknown): void {
-    this.conversation.setThinkingLevel(resolveThinkingLevel(this.current, input));
+    this.changeLevel(resolveThinkingLevel(this.current, input));
   }
 
   /** pi's `get_available_thinking_levels`: `off` plus the efforts of the current model. */
@@ -118,7 +134,7 @@ export class SessionModels {
   cycleThinkingLevel(): { level: ThinkingLevel } | null {
     const level = cycleThinkingLevel(this.current, this.thinkingLevel);
     if (level === null) return null;
-    this.conversation.setThinkingLevel(level);
+    this.changeLevel(level);
     return { level };
   }
 
@@ -147,6 +163,19 @@ export class SessionModels {
   private apply(model: Model): void {
     const level = this.thinkingLevel;
     this.conversation.setModel(model);
-    if (level !== undefined) this.conversation.setThinkingLevel(resolveThinkingLevel(model, level));
+    if (level !== undefined) this.changeLevel(resolveThinkingLevel(model, level));
+  }
+
+  /** Records a new thinking level; extensions hear of a change (no level reads as "off"). */
+  private changeLevel(level: ThinkingLevel | undefined): void {
+    const previous = this.thinkingLevel;
+    this.conversation.setThinkingLevel(level);
+    if (level !== previous) this.observer?.thinkingLevelSelected(level ?? "off", previous ?? "off");
+  }
+
+  /** `model_select` when the model really changed (pi compares provider and id). */
+  private async announceModel(model: Model, previous: Model | undefined, source: "set" | "cycle"): Promise<void> {
+    if (sameModel(previous, model)) return;
+    await this.observer?.modelSelected(model, previous, source);
   }
 }

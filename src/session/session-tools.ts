@@ -35,7 +35,9 @@ export function deferredMatcher(patterns: readonly string[]): ((name: string) =>
 
 export class SessionTools {
   private host: Tool[] = [];
-  private cachedPrompt: { tools: Tool[]; text: string } | undefined;
+  private cachedPrompt: { tools: Tool[]; extra: string; text: string } | undefined;
+  /** `pi.setActiveTools`: the names offered from now on (hidden ones included); undefined: the default list. */
+  private selection: Set<string> | undefined;
   /** One deferred view per tool object, so the list keeps its identities between calls. */
   private readonly deferredViews = new WeakMap<Tool, Tool>();
 
@@ -43,13 +45,24 @@ export class SessionTools {
 
   /** What the model is offered, in order: built-in, extension, host, MCP tools (hidden ones left out). */
   active(): Tool[] {
+    const selection = this.selection;
+    const list = this.all().filter((t) => (selection ? selection.has(t.name) : !t.hidden));
+    const isDeferred = this.o.isDeferred;
+    return isDeferred ? list.map((t) => (isDeferred(t.name) ? this.deferredView(t) : t)) : list;
+  }
+
+  /** Every tool the session could offer, hidden ones included (`pi.getAllTools`). */
+  all(): Tool[] {
     const allowExt = this.o.allowExtensionTool;
     const registered = this.o.runner()?.registeredTools() ?? [];
     const ext = allowExt ? registered.filter((t) => allowExt(t.name)) : registered;
     const mcp = this.o.mcpTools?.() ?? [];
-    const list = [...this.o.builtin, ...ext, ...this.host, ...mcp].filter((t) => !t.hidden && !t.unavailable?.());
-    const isDeferred = this.o.isDeferred;
-    return isDeferred ? list.map((t) => (isDeferred(t.name) ? this.deferredView(t) : t)) : list;
+    return [...this.o.builtin, ...ext, ...this.host, ...mcp].filter((t) => !t.unavailable?.());
+  }
+
+  /** `pi.setActiveTools`: offers exactly these tools (names no tool has are ignored). */
+  setActive(names: readonly string[]): void {
+    this.selection = new Set(names.filter((n) => typeof n === "string"));
   }
 
   private deferredView(t: Tool): Tool {
@@ -122,10 +135,12 @@ export class SessionTools {
   /** The system prompt for the active tools, rebuilt only when the list changes. */
   systemPrompt(): string {
     const tools = this.active();
+    // The skills packages declare are listed after the prompt, as pi lists them.
+    const extra = this.o.runner()?.skillsPrompt() ?? "";
     const c = this.cachedPrompt;
-    if (c && c.tools.length === tools.length && c.tools.every((t, i) => t === tools[i])) return c.text;
-    const text = this.o.buildSystemPrompt(tools);
-    this.cachedPrompt = { tools, text };
+    if (c && c.extra === extra && c.tools.length === tools.length && c.tools.every((t, i) => t === tools[i])) return c.text;
+    const text = this.o.buildSystemPrompt(tools) + extra;
+    this.cachedPrompt = { tools, extra, text };
     return text;
   }
 }

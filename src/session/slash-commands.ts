@@ -14,6 +14,7 @@ export function availableCommands(infos: readonly ExtensionCommandInfo[]): Avail
     name: c.name,
     ...(c.description !== undefined ? { description: c.description } : {}),
     input: { hint: "arguments" },
-    source: c.source,
+    // oh-my-pi names a prompt template from a file "file".
+    source: c.source === "prompt" ? "file" : c.source,
   }));
 }

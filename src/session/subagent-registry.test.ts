@@ -5,6 +5,9 @@ import { describe, expect, it } from "vitest";
 import type { AgentSessionEvent } from "../shared/types.js";
 import { SubagentRegistry, type AgentProgress, type SubagentLifecycle } from "./subagent-registry.js";
 import { readSubagentTranscript } from "./subagent-transcript.js";
+import { createJsonlStorage } from "../store/jsonl-storage.js";
+
+const storage = createJsonlStorage();
 
 const life = (id: string, status: SubagentLifecycle["status"], o: Partial<SubagentLifecycle> = {}): SubagentLifecycle => ({
   id,
@@ -103,20 +106,20 @@ describe("readSubagentTranscript", () => {
     const header = JSON.stringify({ type: "session", id: "x" });
     const msg = JSON.stringify({ type: "message", id: "m1", message: { role: "user", content: "hé", timestamp: 1 } });
     writeFileSync(f, `${header}\n${msg}\n{"type":"mess`);
-    const first = await readSubagentTranscript(f);
+    const first = await readSubagentTranscript(storage, f);
     expect(first.entries.map((e) => e.type)).toEqual(["session", "message"]);
     expect(first.messages).toEqual([{ role: "user", content: "hé", timestamp: 1 }]);
     expect(first.nextByte).toBe(Buffer.byteLength(`${header}\n${msg}\n`));
     expect(first.reset).toBe(false);
     appendFileSync(f, 'age","message":{"role":"user","content":"2","timestamp":2}}\n');
-    const next = await readSubagentTranscript(f, first.nextByte);
+    const next = await readSubagentTranscript(storage, f, first.nextByte);
     expect(next.fromByte).toBe(first.nextByte);
     expect(next.messages.map((m) => (m as { content: string }).content)).toEqual(["2"]);
-    const again = await readSubagentTranscript(f, next.nextByte);
+    const again = await readSubagentTranscript(storage, f, next.nextByte);
     expect(again).toMatchObject({ entries: [], messages: [], nextByte: next.nextByte, reset: false });
-    const past = await readSubagentTranscript(f, 1e9);
+    const past = await readSubagentTranscript(storage, f, 1e9);
     expect(past).toMatchObject({ fromByte: 0, reset: true });
     expect(past.entries).toHaveLength(3);
-    expect(await readSubagentTranscript(path.join(dir, "none.jsonl"), 7)).toEqual({ sessionFile: path.join(dir, "none.jsonl"), fromByte: 7, nextByte: 7, reset: false, entries: [], messages: [] });
+    expect(await readSubagentTranscript(storage, path.join(dir, "none.jsonl"), 7)).toEqual({ sessionFile: path.join(dir, "none.jsonl"), fromByte: 7, nextByte: 7, reset: false, entries: [], messages: [] });
   });
 });

@@ -1,9 +1,9 @@
-// `get_subagent_messages` (oh-my-pi 18.3.4): a subagent's session file read incrementally from a
-// byte offset. Only complete lines are returned; `nextByte` is where the next read starts, so a
-// host polling a running subagent never sees a torn line twice or a line half. An offset past
-// the end (the file was replaced) restarts from 0 with `reset: true`.
-import { open, stat } from "node:fs/promises";
+// `get_subagent_messages` (oh-my-pi 18.3.4): a subagent's session read incrementally from a byte
+// offset of its JSONL form. Only complete lines are returned; `nextByte` is where the next read
+// starts, so a host polling a running subagent never sees a torn line twice or a line half. An
+// offset past the end (the session was replaced) restarts from 0 with `reset: true`.
 import type { AgentMessage } from "../shared/types.js";
+import type { SessionStorage } from "../store/storage.js";
 
 export interface SubagentTranscript {
   sessionFile: string;
@@ -16,35 +16,10 @@ export interface SubagentTranscript {
   messages: AgentMessage[];
 }
 
-export async function readSubagentTranscript(sessionFile: string, fromByte = 0): Promise<SubagentTranscript> {
-  let start = Number.isFinite(fromByte) ? Math.max(0, Math.trunc(fromByte)) : 0;
-  let size: number;
-  try {
-    size = (await stat(sessionFile)).size;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    return { sessionFile, fromByte: start, nextByte: start, reset: false, entries: [], messages: [] };
-  }
-  let reset = false;
-  if (start > size) {
-    start = 0;
-    reset = true;
-  }
-  let buf = Buffer.alloc(0);
-  if (start < size) {
-    const fh = await open(sessionFile, "r");
-    try {
-      buf = Buffer.alloc(size - start);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, start);
-      buf = buf.subarray(0, bytesRead);
-    } finally {
-      await fh.close();
-    }
-  }
-  // Cut at the last LF (a byte, so the cut never splits a UTF-8 character).
-  const complete = buf.subarray(0, buf.lastIndexOf(0x0a) + 1);
+export async function readSubagentTranscript(storage: SessionStorage, sessionFile: string, fromByte = 0): Promise<SubagentTranscript> {
+  const tail = await storage.readTail(sessionFile, fromByte);
   const entries: Array<Record<string, unknown>> = [];
-  for (const line of complete.toString("utf8").split("\n")) {
+  for (const line of tail.text.split("\n")) {
     if (line.trim() === "") continue;
     try {
       const v: unknown = JSON.parse(line);
@@ -54,5 +29,5 @@ export async function readSubagentTranscript(sessionFile: string, fromByte = 0):
     }
   }
   const messages = entries.filter((e) => e.type === "message" && e.message && typeof e.message === "object").map((e) => e.message as AgentMessage);
-  return { sessionFile, fromByte: start, nextByte: start + complete.length, reset, entries, messages };
+  return { sessionFile, fromByte: tail.fromByte, nextByte: tail.nextByte, reset: tail.reset, entries, messages };
 }

@@ -15,7 +15,14 @@ export interface PromptOptions {
   promptId?: PromptId;
   /** A compiled output schema (`compileOutputSchema`): the run must end with a structured result. */
   output?: OutputSpec;
+  /** Who sent it, as extensions' `input` handlers see it; default "rpc". */
+  source?: InputSource;
+  /** Run `/command`s and expand skills and prompt templates; default true (an extension's `sendUserMessage`: false, as pi). */
+  expandPromptTemplates?: boolean;
 }
+
+/** Where input comes from (pi's InputSource). */
+export type InputSource = "interactive" | "rpc" | "extension";
 
 /**
  * A started prompt: `accepted` settles after the pre-flight checks; `done` resolves when every

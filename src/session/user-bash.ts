@@ -7,7 +7,7 @@ import { OutputCollector } from "../tools/bash/output-collector.js";
 import { createNodeExecOps, NONINTERACTIVE_ENV, type ExecOps } from "../tools/ops/exec-ops.js";
 import { PithError } from "../shared/errors.js";
 import type { Static } from "typebox";
-import type { ExtensionRunner } from "../extensions/index.js";
+import type { BashOperations, ExtensionRunner } from "../extensions/index.js";
 import type { BashResultSchema } from "../protocol/index.js";
 import type { BashExecutionMessage } from "../shared/types.js";
 import type { SessionSettings } from "./settings.js";
@@ -76,23 +76,30 @@ export class UserBash {
     this.active = admitted;
     try {
       const ext = this.o.runner();
+      let operations: ExecOps | undefined;
       if (ext?.hasHandlers("user_bash")) {
         const replaced = await ext.emit({ type: "user_bash", command, excludeFromContext: false, cwd: this.shell.cwd });
         if (replaced?.result) return this.record(command, fromExtension(replaced.result as Record<string, unknown>));
+        if (replaced?.operations) operations = extensionOperations(replaced.operations, this.o.childEnv);
       }
       if (admitted.aborted) return notStarted();
-      return this.record(command, await this.execute(command, admitted));
+      return this.record(command, await this.execute(command, admitted, operations));
     } finally {
       this.active = undefined;
     }
   }
 
-  private async execute(command: string, signal: AbortSignal): Promise<BashResult> {
+  /**
+   * Runs the command in pith's persistent shell, or (an extension's `operations`, e.g. a remote
+   * machine) as it was typed, in the shell's working directory.
+   */
+  private async execute(command: string, signal: AbortSignal, operations?: ExecOps): Promise<BashResult> {
     const tempDir = this.o.tempDir || tmpdir();
     const collector = new OutputCollector(tempDir);
     let totalBytes = 0;
     let endsWithNewline = false;
-    const res = await this.exec.exec(this.shell.wrap(command, this.o.stateDir || tempDir), {
+    const exec = operations ?? this.exec;
+    const res = await exec.exec(operations ? command : this.shell.wrap(command, this.o.stateDir || tempDir), {
       cwd: this.shell.cwd,
       signal,
       timeoutMs: USER_BASH_TIMEOUT_MS,
@@ -120,7 +127,7 @@ export class UserBash {
     };
     if (!cancelled && res.exitCode !== null) result.exitCode = res.exitCode;
     if (out.fullOutputPath) result.fullOutputPath = out.fullOutputPath;
-    const newCwd = this.shell.update();
+    const newCwd = operations ? undefined : this.shell.update();
     if (newCwd) result.newCwd = newCwd;
     return result;
   }
@@ -151,6 +158,38 @@ export class UserBash {
     this.o.record(message);
     return result;
   }
+}
+
+/**
+ * pi's BashOperations from a `user_bash` handler as pith's exec port: `exec(command, cwd,
+ * {onData, signal, timeout (seconds), env})` resolving `{exitCode}`. pith still enforces the
+ * timeout and the abort (the signal it passes fires on both); the environment is the one pith's
+ * own commands get (credentials left out).
+ */
+function extensionOperations(ops: BashOperations, childEnv: Record<string, string> | undefined): ExecOps {
+  return {
+    async exec(command, o) {
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = o.timeoutMs ? setTimeout(() => ((timedOut = true), controller.abort()), o.timeoutMs) : undefined;
+      const onAbort = () => controller.abort();
+      o.signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        const options = { onData: o.onData, signal: controller.signal, timeout: o.timeoutMs ? o.timeoutMs / 1000 : undefined, env: { ...childEnv, ...o.env } };
+        // An operations object that ignores the signal does not hold the host's command: abort and timeout end the wait.
+        const run = Promise.resolve()
+          .then(() => ops.exec(command, o.cwd, options))
+          .then((res) => ({ exitCode: typeof res?.exitCode === "number" ? res.exitCode : null }), (error: unknown) => ({ error }));
+        const stopped = new Promise<{ exitCode: null }>((resolve) => controller.signal.addEventListener("abort", () => resolve({ exitCode: null }), { once: true }));
+        const res = await Promise.race([run, stopped]);
+        if ("error" in res) throw res.error;
+        return { exitCode: res.exitCode, aborted: o.signal?.aborted === true, timedOut };
+      } finally {
+        clearTimeout(timer);
+        o.signal?.removeEventListener("abort", onAbort);
+      }
+    },
+  };
 }
 
 const CANCELLED_NOTICE = "[Command cancelled]\n";

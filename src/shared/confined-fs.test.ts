@@ -52,7 +52,7 @@ describe("confined file operations", () => {
     const fs = confinedFs(refuse);
     const dir = join(root, "d");
     mkdirSync(dir);
-    const swapper = spawn("bash", ["-c", `cd ${JSON.stringify(root)}; while true; do mv d d.real 2>/dev/null; ln -sfn ${JSON.stringify(outside)} d; rm -f d; mv d.real d 2>/dev/null; done`], { stdio: "ignore" });
+    const swapper = spawn("bash", ["-c", `cd ${JSON.stringify(root)}; while true; do mv d d.real 2>/dev/null; ln -sfn ${JSON.stringify(outside)} d; rm -f d; mv d.real d 2>/dev/null; done`], { stdio: "ignore", detached: true });
     let written = 0;
     let refused = 0;
     try {
@@ -65,10 +65,27 @@ describe("confined file operations", () => {
         }
       }
     } finally {
-      swapper.kill("SIGKILL");
+      await killGroup(swapper.pid as number);
     }
     expect(readdirSync(outside)).toEqual([]);
     expect(written + refused).toBe(2000);
     expect(written).toBeGreaterThan(0);
   });
 });
+
+/**
+ * Kills a process group and waits until none of it is left: a `mv` the loop started can
+ * outlive its shell for a moment and would race the cleanup of the folder.
+ */
+async function killGroup(pgid: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false; // ESRCH: the group is gone
+    }
+  };
+  process.kill(-pgid, "SIGKILL");
+  while (alive()) await new Promise((r) => setTimeout(r, 5));
+}

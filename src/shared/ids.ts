@@ -11,10 +11,20 @@ export function snowflake(now: number = Date.now()): string {
   return value.toString(16).padStart(16, "0").slice(-16);
 }
 
+// Random bytes drawn 4 KiB at a time: one call into the OS's generator per 1,024 ids instead of one per id.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolAt = POOL_BYTES;
+
 /** 8 lowercase hex chars, unique among `taken` when given. */
 export function entryId(taken?: { has(id: string): boolean }): string {
   for (;;) {
-    const id = randomBytes(4).toString("hex");
+    if (poolAt + 4 > pool.length) {
+      pool = randomBytes(POOL_BYTES);
+      poolAt = 0;
+    }
+    const id = pool.toString("hex", poolAt, poolAt + 4);
+    poolAt += 4;
     if (!taken || !taken.has(id)) return id;
   }
 }

@@ -78,6 +78,7 @@ describe("indexed session load vs full parse", () => {
         examples: [
           [[{ kind: 0, pick: 0, n: 0 }, { kind: 0, pick: 0, n: 0 }, { kind: 0, pick: 0, n: 0 }, { kind: 1, pick: 0, n: 0 }, { kind: 12, pick: 0, n: 0 }, { kind: 0, pick: 0, n: 0 }, { kind: 5, pick: 17, n: 0 }, { kind: 0, pick: 0, n: 0 }], 430],
           [[{ kind: 13, pick: 0, n: 0 }, { kind: 15, pick: 0, n: 0 }], 0],
+          [[{ kind: 0, pick: 0, n: 0 }, { kind: 16, pick: 0, n: 0 }, { kind: 16, pick: 0, n: 0 }, { kind: 0, pick: 0, n: 0 }, { kind: 15, pick: 0, n: 0 }, { kind: 0, pick: 0, n: 0 }], 127],
         ],
       },
     );

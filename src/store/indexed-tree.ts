@@ -3,12 +3,12 @@
 // for. Appends extend the index and the held context, so a long session pith keeps writing
 // never needs a full parse. An indexed line that turns out damaged when first read is left out
 // then, exactly as a full load would have left it out (its children relinked), with a warning.
-import { PithError, errorMessage } from "../shared/errors.js";
+import { PithError } from "../shared/errors.js";
 import { userMessageEntries, type UserMessageRef } from "./branching.js";
 import type { SessionEntry } from "./entry-types.js";
 import { checkRecord, keptAncestorIn, migrateLoaded } from "./migrate.js";
-import { SCAN_CHUNK, readFully } from "./line-scan.js";
-import { F_ASSISTANT, F_DELETED, F_UNCHECKED, F_USER, TYPE_MASK, typeCode, withReadFd, type IndexTable, type SessionIndex } from "./session-index.js";
+import type { RowSource } from "./row-source.js";
+import { F_ASSISTANT, F_DELETED, F_UNCHECKED, F_USER, TYPE_MASK, typeCode, type IndexTable, type SessionIndex } from "./session-index.js";
 import type { TreeView } from "./tree-view.js";
 
 const T_MESSAGE = typeCode("message");
@@ -41,7 +41,7 @@ export class IndexedTree implements TreeView {
   private readonly dropped: Map<string, string | null>;
 
   constructor(
-    private readonly file: string,
+    private readonly source: RowSource,
     private readonly label: string,
     index: SessionIndex,
     headerName: string | undefined,
@@ -106,8 +106,10 @@ export class IndexedTree implements TreeView {
   }
   customEntries(type: "custom" | "custom_message", customType: string, onBranch = false): SessionEntry[] {
     const code = typeCode(type);
-    const onPath = onBranch ? new Set(this.pathRows(this.leaf)) : undefined;
-    return this.liveRows(0, (i) => (this.t.kinds[i] & TYPE_MASK) === code && this.t.customTypes.get(i) === customType && (onPath?.has(i) ?? true));
+    const wanted = (i: number) => !(this.t.kinds[i] & F_DELETED) && (this.t.kinds[i] & TYPE_MASK) === code && this.t.customTypes.get(i) === customType;
+    if (!onBranch) return this.liveRows(0, wanted);
+    // In path order (root to leaf), as the branch reads: a damaged file's path need not follow file order.
+    return this.read(this.pathRows(this.leaf).filter(wanted)).filter((e): e is SessionEntry => e !== undefined);
   }
 
   branch(leafId: string | null = this.leafId): SessionEntry[] {
@@ -222,11 +224,12 @@ export class IndexedTree implements TreeView {
       else if (!(t.kinds[r] & F_DELETED)) todo.push(k);
     });
     if (todo.length > 0) {
-      try {
-        withReadFd(this.file, (fd) => this.readSpans(fd, rows, todo, out));
-      } catch (err) {
-        throw new PithError("io", `Cannot read session file ${this.file}: ${errorMessage(err)}`, { cause: err });
-      }
+      // rows are parsed as they arrive, in the order asked
+      const wanted = todo.map((k) => rows[k]);
+      this.source.read(t, wanted, (j, text) => {
+        const r = wanted[j];
+        out[todo[j]] = text === undefined ? this.drop(r, "missing from the file", false) : this.parseRow(r, text);
+      });
     }
     // relinking may have happened while reading: every entry carries the parent the index has now
     rows.forEach((r, k) => {
@@ -235,34 +238,6 @@ export class IndexedTree implements TreeView {
       else out[k] = undefined;
     });
     return out;
-  }
-
-  /** Reads neighbouring lines together, up to one chunk per read. */
-  private readSpans(fd: number, rows: readonly number[], todo: number[], out: (SessionEntry | undefined)[]): void {
-    const t = this.t;
-    let buf = Buffer.allocUnsafe(Math.min(SCAN_CHUNK, spanBytes(t, rows, todo)));
-    for (let i = 0; i < todo.length; ) {
-      const first = rows[todo[i]];
-      const spanStart = t.offsets[first];
-      let spanEnd = spanStart + t.lengths[first];
-      let j = i;
-      while (j + 1 < todo.length) {
-        const r = rows[todo[j + 1]];
-        const end = t.offsets[r] + t.lengths[r];
-        if (t.offsets[r] < spanEnd || end - spanStart > SCAN_CHUNK) break;
-        spanEnd = end;
-        j++;
-      }
-      const need = spanEnd - spanStart;
-      if (buf.length < need) buf = Buffer.allocUnsafe(need);
-      const got = readFully(fd, buf, need, spanStart);
-      for (let k = i; k <= j; k++) {
-        const r = rows[todo[k]];
-        const at = t.offsets[r] - spanStart;
-        out[todo[k]] = at + t.lengths[r] <= got ? this.parseRow(r, buf.toString("utf8", at, at + t.lengths[r])) : this.drop(r, "missing from the file", false);
-      }
-      i = j + 1;
-    }
   }
 
   private parseRow(row: number, text: string): SessionEntry | undefined {
@@ -289,7 +264,7 @@ export class IndexedTree implements TreeView {
     t.kinds[row] |= F_DELETED;
     this.deleted++;
     this.skippedCount++;
-    this.warnings.push(why.startsWith(this.label) ? why : `${this.label}: entry at byte ${t.offsets[row]}: ${why}, skipped`);
+    this.warnings.push(why.startsWith(this.label) ? why : `${this.label}: entry ${this.source.where(t, row)}: ${why}, skipped`);
     const id = t.idOf(row);
     if (t.latestOf(id) === row) {
       t.clearLatest(id);
@@ -330,12 +305,6 @@ export class IndexedTree implements TreeView {
     if (p === -1 && parentId !== null) t.dangling.set(row, parentId);
     else t.dangling.delete(row);
   }
-}
-
-function spanBytes(t: IndexTable, rows: readonly number[], todo: number[]): number {
-  let max = 0;
-  for (const k of todo) max = Math.max(max, t.lengths[rows[k]]);
-  return Math.max(max, Math.min(SCAN_CHUNK, todo.length * 4096));
 }
 
 /** Where the context starts on `rows` (engine.md §1.7): the latest compaction's first kept entry. */

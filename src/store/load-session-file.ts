@@ -6,6 +6,7 @@ import { PithError, errorMessage } from "../shared/errors.js";
 import type { SessionHeader } from "./entry-types.js";
 import { EntryTree } from "./entry-tree.js";
 import { IndexedTree } from "./indexed-tree.js";
+import { fileRowSource } from "./row-source.js";
 import { parseSessionBuffer } from "./jsonl-parse.js";
 import { readFully } from "./line-scan.js";
 import { isHeaderRecord, migrate } from "./migrate.js";
@@ -56,7 +57,7 @@ function tryIndex(fd: number, size: number, abs: string): LoadedSessionFile | un
   if (typeof rec.version !== "number") return undefined;
   const m = migrate(rec, [], abs);
   const index = indexSessionFile(fd, size, abs, m.warnings);
-  const tree = new IndexedTree(abs, abs, index, m.header.name);
+  const tree = new IndexedTree(fileRowSource(abs), abs, index, m.header.name);
   return { header: m.header, tree, needsRewrite: false, validLength: index.appendOffset, needsNewline: index.needsNewline };
 }
 

@@ -1,5 +1,6 @@
 // Upgrade older pith, pi (v1–v3) and xcsh session files to pith's current shapes, in memory.
 import { entryId } from "../shared/ids.js";
+import { parseModelSelector } from "../shared/model-selector.js";
 import { entryProblem } from "./entry-check.js";
 import { KNOWN_ENTRY_TYPES, PITH_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entry-types.js";
 
@@ -71,9 +72,9 @@ function migrateRecord(r: Rec): Rec {
     }
   }
   if (r.type === "model_change" && typeof r.model === "string" && r.provider === undefined) {
-    const slash = r.model.indexOf("/");
-    const { model, role: _role, ...rest } = r;
-    return { ...rest, provider: slash > 0 ? model.slice(0, slash) : "", modelId: slash > 0 ? model.slice(slash + 1) : model };
+    const { provider = "", id } = parseModelSelector(r.model);
+    const { model: _model, role: _role, ...rest } = r;
+    return { ...rest, provider, modelId: id };
   }
   if ((r.type === "compaction" || r.type === "branch_summary") && r.fromHook !== undefined) {
     const { fromHook, ...rest } = r;

@@ -240,7 +240,7 @@ export function indexSessionFile(fd: number, size: number, label: string, header
 }
 
 /** One warning per later occurrence of an id, in file order (as the full load words it). */
-function duplicateWarnings(table: IndexTable, ids: Set<string>): string[] {
+export function duplicateWarnings(table: IndexTable, ids: Set<string>): string[] {
   const out: string[] = [];
   for (let i = 0; i < table.n; i++) {
     const id = table.idOf(i);
@@ -254,7 +254,7 @@ function duplicateWarnings(table: IndexTable, ids: Set<string>): string[] {
  * Parents as a full load sees them: by the latest entry of an id, relinked over dropped entries,
  * and kept as written (dangling) when no entry has the id.
  */
-function resolveParents(table: IndexTable, unresolved: Map<number, string>, dropped: Map<string, string | null>): void {
+export function resolveParents(table: IndexTable, unresolved: Map<number, string>, dropped: Map<string, string | null>): void {
   const keptAncestor = keptAncestorIn(dropped);
   for (let i = 0; i < table.n; i++) {
     const p = table.parents[i];

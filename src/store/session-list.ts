@@ -73,11 +73,12 @@ export function projectDirsOf(root: string): string[] {
   return [root, ...entries.filter((d) => d.isDirectory()).map((d) => path.join(root, d.name))];
 }
 
-function encodeCursor(c: { mtimeMs: number; file: string }): string {
+/** A page's `nextCursor`: the time and name of the last row listed (opaque to hosts). */
+export function encodeCursor(c: { mtimeMs: number; file: string }): string {
   return Buffer.from(JSON.stringify([c.mtimeMs, c.file])).toString("base64url");
 }
 
-function decodeCursor(cursor: string): { mtimeMs: number; file: string } {
+export function decodeCursor(cursor: string): { mtimeMs: number; file: string } {
   try {
     const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
     if (Array.isArray(v) && typeof v[0] === "number" && typeof v[1] === "string") return { mtimeMs: v[0], file: v[1] };
@@ -115,11 +116,15 @@ export async function listSessionsWatched(o: ListSessionsOptions): Promise<ListS
   return listPage(o, true);
 }
 
+/** The page size asked for (default 100), or PithError for one out of 1–10,000. */
+export function pageLimit(limit: number | undefined): number {
+  const n = limit ?? DEFAULT_LIMIT;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) throw new PithError("invalid_request", `Invalid "limit": expected an integer from 1 to ${MAX_LIMIT}`);
+  return n;
+}
+
 function listPage(o: ListSessionsOptions, watch: boolean): ListSessionsResult {
-  const limit = o.limit ?? DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw new PithError("invalid_request", `Invalid "limit": expected an integer from 1 to ${MAX_LIMIT}`);
-  }
+  const limit = pageLimit(o.limit);
   const after = o.cursor === undefined ? undefined : decodeCursor(o.cursor);
   const needle = o.query?.trim().toLowerCase() || undefined;
   const all = candidates(o.dirs, watch);

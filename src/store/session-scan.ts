@@ -112,6 +112,12 @@ function oneLine(s: string): string {
   return flat.length > FIRST_MESSAGE_CHARS ? `${flat.slice(0, FIRST_MESSAGE_CHARS)}…` : flat;
 }
 
+/** A listing's `firstMessage` for a user message's content: one line, clipped; undefined when it has no text. */
+export function firstMessageText(content: unknown): string | undefined {
+  const t = text(content);
+  return t !== undefined && t.trim() !== "" ? oneLine(t) : undefined;
+}
+
 /** Looks at one line (without its LF). */
 function scanLine(buf: Buffer, start: number, end: number, s: SessionSummary): void {
   if (end === start) return;
@@ -128,8 +134,8 @@ function scanLine(buf: Buffer, start: number, end: number, s: SessionSummary): v
     s.messageCount++;
     if (s.firstMessage === undefined && contains(buf, start, end, USER_ROLE)) {
       const msg = parseObject(buf.toString("utf8", start, end))?.message as { role?: unknown; content?: unknown } | undefined;
-      const t = msg?.role === "user" ? text(msg.content) : undefined;
-      if (t !== undefined && t.trim() !== "") s.firstMessage = oneLine(t);
+      const first = msg?.role === "user" ? firstMessageText(msg.content) : undefined;
+      if (first !== undefined) s.firstMessage = first;
     }
     return;
   }

@@ -4,19 +4,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { PithError, errorMessage } from "../shared/errors.js";
 import { makeDirsSync } from "../shared/make-dirs.js";
-import { entryId, snowflake } from "../shared/ids.js";
-import type { AgentMessage } from "../shared/types.js";
-import { PITH_SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entry-types.js";
+import type { SessionEntry, SessionHeader } from "./entry-types.js";
 import { acquireLock, releaseLock } from "./lock.js";
 import { SessionFileWriter, type FsyncMode } from "./session-file-writer.js";
-import { sanitizeSessionName } from "./session-name.js";
 import { newSessionFileName } from "./layout.js";
 import { branchParts, cloneParts, type DerivedParts } from "./branching.js";
 import { EntryTree } from "./entry-tree.js";
 import { IndexedTree } from "./indexed-tree.js";
 import { loadSessionFile } from "./load-session-file.js";
-import type { SessionLog } from "./session-log.js";
-import type { UserMessageRef } from "./branching.js";
+import { TreeLog, newHeader } from "./tree-log.js";
 
 export interface StoreWriteOptions {
   /** Default "never": one writeSync per line; "always" adds an fdatasync per line. */
@@ -69,20 +65,13 @@ interface StoreParts {
 }
 
 /** A session opened on a JSONL file (or kept in memory): the tree plus its append-only file. */
-export class SessionStore implements SessionLog {
+export class SessionStore extends TreeLog {
   /** Absolute path of the session file; undefined for in-memory sessions. */
   readonly path: string | undefined;
-  /** Working directory the session runs in (not necessarily the header's cwd). */
-  readonly cwd: string;
-  private readonly tree: EntryTree | IndexedTree;
-  private readonly hdr: SessionHeader;
   private readonly file: FileBacking | undefined;
-  private closed = false;
 
   private constructor(parts: StoreParts) {
-    this.tree = parts.tree ?? new EntryTree(parts.entries, parts.header.name);
-    this.hdr = parts.header;
-    this.cwd = parts.cwd;
+    super(parts.tree ?? new EntryTree(parts.entries, parts.header.name), parts.header, parts.cwd);
     this.path = parts.filePath;
     this.file = parts.file;
   }
@@ -157,81 +146,16 @@ export class SessionStore implements SessionLog {
     return new SessionStore({ ...parts, file });
   }
 
-  get header(): Readonly<SessionHeader> {
-    return this.hdr;
-  }
-  get sessionId(): string {
-    return this.hdr.id;
-  }
   /** The session file exists on disk with this session's header. */
   get isPersisted(): boolean {
     return this.file?.onDisk ?? false;
   }
+  protected get readOnly(): boolean {
+    return this.file?.readOnly ?? false;
+  }
   /** Write options this store was created with, for stores derived from it. */
   get writeOptions(): StoreWriteOptions {
     return this.file ? { fsync: this.file.fsync, deferUntilAssistant: this.file.deferUntilAssistant } : {};
-  }
-
-  // ── the tree (held whole, or indexed for an opened file) ──
-  /** Problems met while loading (and reading an indexed file later), one line each. */
-  get warnings(): readonly string[] {
-    return this.tree.warnings;
-  }
-  /** Damaged lines and entries left out (counted in `get_session_stats`). */
-  get skippedEntries(): number {
-    return this.tree.skipped;
-  }
-  get name(): string | undefined {
-    return this.tree.name;
-  }
-  get leafId(): string | null {
-    return this.tree.leafId;
-  }
-  get entryCount(): number {
-    return this.tree.entryCount;
-  }
-  entries(): readonly SessionEntry[] {
-    return this.tree.entries();
-  }
-  entriesAfter(id: string): readonly SessionEntry[] | undefined {
-    return this.tree.entriesAfter(id);
-  }
-  getEntry(id: string): SessionEntry | undefined {
-    return this.tree.getEntry(id);
-  }
-  getLabel(id: string): string | undefined {
-    return this.tree.getLabel(id);
-  }
-  userMessageEntries(): UserMessageRef[] {
-    return this.tree.userMessageEntries();
-  }
-  branch(leafId?: string | null): SessionEntry[] {
-    return this.tree.branch(leafId);
-  }
-  contextBranch(): SessionEntry[] {
-    return this.tree.contextBranch();
-  }
-  customEntries(type: "custom" | "custom_message", customType: string, onBranch?: boolean): SessionEntry[] {
-    return this.tree.customEntries(type, customType, onBranch);
-  }
-  moveLeaf(id: string | null): void {
-    this.tree.moveLeaf(id);
-  }
-
-  /** Persist a message; role `custom` becomes a `custom_message` entry. */
-  appendMessage(message: AgentMessage): SessionEntry {
-    if (message.role === "custom") {
-      const { role: _role, timestamp: _ts, ...rest } = message;
-      return this.append({ type: "custom_message", ...rest });
-    }
-    if (message.role === "compactionSummary" || message.role === "branchSummary") {
-      throw new PithError("invalid_request", `Messages of role ${message.role} are derived from entries, not stored`);
-    }
-    return this.append({ type: "message", message });
-  }
-  /** Sanitise (protocol §3.28; empty → PithError) and record the name in a `session_info` entry. */
-  setName(name: string): SessionEntry {
-    return this.append({ type: "session_info", name: sanitizeSessionName(name) });
   }
 
   /** A new session holding the history before user message `entryId`; see engine.md §1.9.3. */
@@ -267,30 +191,15 @@ export class SessionStore implements SessionLog {
     }
   }
 
-  /**
-   * Appends one entry as a child of the leaf and makes it the leaf. A `label` must target an
-   * existing entry (an empty label clears it).
-   */
-  append(partial: NewEntry): SessionEntry {
-    if (this.closed) throw new PithError("internal", `Session store is closed: ${this.path ?? this.sessionId}`);
-    if (this.file?.readOnly) throw new PithError("invalid_request", `Session was opened read-only: ${this.path}`);
+  /** An indexed tree learns the entry's offset from the write; a held tree holds it first. */
+  protected write(entry: SessionEntry): void {
     const tree = this.tree;
-    if (partial.type === "label" && !tree.getEntry(partial.targetId)) throw new PithError("not_found", `Entry ${partial.targetId} not found`);
-    const { type, ...rest } = partial;
-    const entry = {
-      type,
-      id: entryId({ has: (id) => tree.has(id) }),
-      parentId: tree.leafId,
-      timestamp: new Date().toISOString(),
-      ...rest,
-    } as SessionEntry;
     if (tree instanceof IndexedTree) {
       this.appendIndexed(tree, this.file as FileBacking, entry);
-      return entry;
+      return;
     }
     tree.add(entry);
     if (this.file) this.persist(this.file, entry);
-    return entry;
   }
 
   /** An opened file: write the line, then index it at the offset it landed on. */
@@ -349,19 +258,6 @@ export class SessionStore implements SessionLog {
   private allLines(): string[] {
     return [JSON.stringify(this.hdr) + "\n", ...this.entries().map((e) => JSON.stringify(e) + "\n")];
   }
-}
-
-function newHeader(cwd: string, now: number, parentSession?: string, name?: string): SessionHeader {
-  const header: SessionHeader = {
-    type: "session",
-    version: PITH_SESSION_VERSION,
-    id: snowflake(now),
-    timestamp: new Date(now).toISOString(),
-    cwd,
-  };
-  if (parentSession !== undefined) header.parentSession = parentSession;
-  if (name !== undefined) header.name = name;
-  return header;
 }
 
 function mkdirFor(filePath: string): void {

@@ -1,8 +1,8 @@
 // design.md §5 (spawn → first get_state): code the first get_state does not need stays out of
 // the bundle V8 parses at startup. esbuild puts modules reached only through `import()` into
 // lazy chunks; this checks that the static closure of dist/cli.js's entry does not reach them.
-import { describe, expect, it } from "vitest";
-import { startupBundle } from "../../test/support/startup-bundle.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startupBundles, type EntryInputs } from "../../test/support/startup-bundle.js";
 
 /** Modules that must load on first use only (path fragments of esbuild's input names). */
 const LAZY = [
@@ -34,27 +34,27 @@ const LAZY = [
 ];
 
 /** Modules that must never be parsed at startup, whether or not the CLI reaches them yet. */
-const NEVER_EAGER = ["node_modules/@modelcontextprotocol/sdk/", "src/mcp/open-client.ts", "src/mcp/stdio-transport.ts"];
+/** The MCP SDK and the modules that open connections: loaded with the first server only. */
+const MCP_LAZY = ["node_modules/@modelcontextprotocol/sdk/", "src/mcp/open-client.ts", "src/mcp/stdio-transport.ts"];
+const NEVER_EAGER = [...MCP_LAZY, "node_modules/yaml/"];
 
 /** The language-server packages: loaded with the first server start, never with the layer. */
 const LSP_PACKAGES = ["node_modules/vscode-jsonrpc/", "node_modules/vscode-languageserver-protocol/", "src/lsp/server-process.ts"];
 
-const bundles = new Map<string, Promise<{ eager: string[]; all: string[] }>>();
-
-/** Inputs of the eager closure of a bundle, and of the whole bundle (each bundle built once per run). */
-function split(outdir: string, entry?: string): Promise<{ eager: string[]; all: string[] }> {
-  const key = `${outdir}\0${entry ?? ""}`;
-  let done = bundles.get(key);
-  if (!done) {
-    done = startupBundle(outdir, entry).then(({ meta, eagerOutputs }) => ({ eager: eagerOutputs.flatMap((out) => Object.keys(meta.outputs[out].inputs)), all: Object.keys(meta.inputs) }));
-    bundles.set(key, done);
-  }
-  return done;
+/** The CLI and the two layers' entries, bundled once in one esbuild run for every test here. */
+let built: Promise<Record<"cli" | "mcp" | "lsp", EntryInputs>> | undefined;
+function split(entry: "cli" | "mcp" | "lsp"): Promise<EntryInputs> {
+  built ??= startupBundles("/tmp/pith-startup-bundle-test", { cli: "src/cli/main.ts", mcp: "src/mcp/index.ts", lsp: "src/lsp/index.ts" }) as Promise<Record<"cli" | "mcp" | "lsp", EntryInputs>>;
+  return built.then((all) => all[entry]);
 }
 
 describe("startup bundle", () => {
+  // The bundle is a fixture, built like `npm run build` builds dist (which has no time limit):
+  // on a busy machine it can take longer than one test's limit, so it is built before them.
+  beforeAll(() => split("cli"), 120_000);
+
   it("keeps compaction, HTML export, TTSR matching, search and diff out of the eager closure", async () => {
-    const { eager, all } = await split("/tmp/pith-startup-bundle-test");
+    const { eager, all } = await split("cli");
     for (const lazy of LAZY) {
       expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
       expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
@@ -63,7 +63,7 @@ describe("startup bundle", () => {
   });
 
   it("wires MCP into the CLI without loading it: with no server configured neither the MCP layer nor the SDK is loaded", async () => {
-    const { eager, all } = await split("/tmp/pith-startup-bundle-test");
+    const { eager, all } = await split("cli");
     // The composition root reads the MCP settings at startup and the session knows its MCP part ...
     expect(eager).toEqual(expect.arrayContaining(["src/cli/mcp.ts", "src/session/session-mcp.ts"]));
     // ... while the manager and the SDK sit in lazy chunks that only configured servers (or set_mcp_servers) reach.
@@ -74,21 +74,29 @@ describe("startup bundle", () => {
   });
 
   it("importing the MCP layer does not load the MCP SDK: only the first connection does", async () => {
-    const { eager, all } = await split("/tmp/pith-startup-bundle-mcp", "src/mcp/index.ts");
+    const { eager, all } = await split("mcp");
     expect(eager).toContain("src/mcp/manager.ts");
-    for (const lazy of NEVER_EAGER) {
+    for (const lazy of MCP_LAZY) {
       expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
       expect(eager.filter((i) => i.includes(lazy)), `${lazy} is loaded with src/mcp/index.ts`).toEqual([]);
     }
   });
 
+  it("loads nothing of the session database without --session-store: its store and the pg driver only when one is configured", async () => {
+    const { eager, all } = await split("cli");
+    expect(all.some((i) => i.includes("src/store/postgres/db-storage.ts")), "the database store is not bundled at all").toBe(true);
+    for (const lazy of ["src/store/postgres/", "node_modules/pg/", "node_modules/pg-", "node_modules/pgpass/"]) {
+      expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
+    }
+  });
+
   it("loads nothing of the language-server layer while lsp.enabled is off, and its LSP packages only with the first server", async () => {
-    const { eager, all } = await split("/tmp/pith-startup-bundle-test");
+    const { eager, all } = await split("cli");
     for (const lazy of ["src/lsp/manager.ts", "src/lsp/tool.ts", ...LSP_PACKAGES]) {
       expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
       expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
     }
-    const layer = await split("/tmp/pith-startup-bundle-lsp", "src/lsp/index.ts");
+    const layer = await split("lsp");
     expect(layer.eager).toContain("src/lsp/manager.ts");
     for (const lazy of LSP_PACKAGES) expect(layer.eager.filter((i) => i.includes(lazy)), `${lazy} is loaded with src/lsp/index.ts`).toEqual([]);
   });

@@ -49,6 +49,26 @@ describe("JsonlLineSplitter", () => {
     expect((items[0] as { line: string }).line.length).toBe(bytes.length - 1);
   });
 
+  it("decodes a long line chunk by chunk to the same text as a whole decode (split characters, bad bytes, CR, cap)", () => {
+    // past 1 MiB the splitter decodes as bytes arrive: characters split at chunk ends, invalid
+    // sequences and a truncated character before the CR must come out as Buffer#toString gives them
+    const unit = Buffer.concat([Buffer.from("aé€😀"), Buffer.from([0xff, 0xe2, 0x82]), Buffer.from("z")]);
+    const body = Buffer.concat(Array.from({ length: Math.ceil((1.5 * 1024 * 1024) / unit.length) }, () => unit));
+    for (const tail of [Buffer.from("\r"), Buffer.from([0xe2, 0x0d]), Buffer.alloc(0)]) {
+      const line = Buffer.concat([body, tail]);
+      for (const size of [4093, 65536, 7]) {
+        const bytes = Buffer.concat([line, Buffer.from("\n{\"b\":2}\n")]);
+        const chunks: Buffer[] = [];
+        for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+        const want = (tail[tail.length - 1] === 0x0d ? line.subarray(0, -1) : line).toString("utf8");
+        expect(lines(split(chunks))).toEqual([want, '{"b":2}']);
+      }
+      // unterminated at the end of input, and over the cap
+      expect(lines(split([line.subarray(0, 1024 * 1024), line.subarray(1024 * 1024)]))).toEqual([(tail[tail.length - 1] === 0x0d ? line.subarray(0, -1) : line).toString("utf8")]);
+      expect(split([body.subarray(0, 1024 * 1024 + 10), body.subarray(1024 * 1024 + 10), Buffer.from("\n")], body.length - 1)[0]).toHaveProperty("error");
+    }
+  });
+
   it("reports an oversized line once, discards it up to its LF, then continues", () => {
     const big = "y".repeat(100);
     const items = split(['{"a":1}\n', big.slice(0, 40), big.slice(40) + "\n", '{"b":2}\n'], 50);

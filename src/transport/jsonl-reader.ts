@@ -1,6 +1,13 @@
 // LF-only JSONL line splitting over raw bytes (protocol.md §1.3). Pure and stateful: feed chunks,
 // get complete lines. Splits on byte 0x0A only, so U+2028/U+2029/U+0085 stay inside their line and
 // multi-byte UTF-8 characters split across chunks are reassembled before decoding.
+//
+// A long line is decoded as it arrives: once its unterminated pieces pass DECODE_FROM bytes they
+// go through a UTF-8 StringDecoder chunk by chunk (same text as decoding the whole line at once),
+// so the input chunks are garbage as soon as they are read and a 50 MiB line never exists as
+// bytes and text at the same time; the decoded pieces are reported as big garbage once joined.
+import { StringDecoder } from "node:string_decoder";
+import { noteBigGarbage } from "../shared/big-garbage.js";
 
 /** One outcome per line: its text, or why it was dropped. */
 export type LineItem = { line: string } | { error: string };
@@ -11,6 +18,8 @@ const LF = 0x0a;
 const CR = 0x0d;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const BLANK = /^[ \t\r]*$/;
+/** An unterminated line this long is decoded chunk by chunk from here on. */
+const DECODE_FROM = 1024 * 1024;
 
 export interface JsonlLineSplitterOptions {
   /** Longest accepted line in bytes (without the LF). Default 64 MiB. */
@@ -21,6 +30,9 @@ export class JsonlLineSplitter {
   private readonly maxLineBytes: number;
   /** Pieces of the current unterminated line: concatenated once, when its LF arrives. */
   private parts: Buffer[] = [];
+  /** A long line's text so far (see DECODE_FROM), and the decoder holding a split character. */
+  private text: string[] = [];
+  private decoder: StringDecoder | undefined;
   private partsLength = 0;
   /** Dropping an oversized line until its LF. */
   private discarding = false;
@@ -60,7 +72,8 @@ export class JsonlLineSplitter {
       return this.push(rest).concat(this.end());
     }
     this.head = undefined;
-    if (!this.discarding && this.partsLength > 0) this.emit(Buffer.concat(this.parts, this.partsLength), items);
+    if (this.decoder && !this.discarding) this.emitDecoded(this.decoder.end(), this.partsLength, items);
+    else if (!this.discarding && this.partsLength > 0) this.emit(Buffer.concat(this.parts, this.partsLength), items);
     this.reset();
     return items;
   }
@@ -91,9 +104,26 @@ export class JsonlLineSplitter {
       this.reset();
       return;
     }
+    if (this.decoder) return this.emitDecoded(this.decoder.end(tail), this.partsLength + tail.length, items);
     const line = this.partsLength === 0 ? tail : Buffer.concat([...this.parts, tail], this.partsLength + tail.length);
     this.reset();
     this.emit(line, items);
+  }
+
+  /** A long line's last piece arrived: its text joined, without a trailing CR (`bytes`: its length). */
+  private emitDecoded(last: string, bytes: number, items: LineItem[]): void {
+    this.text.push(last);
+    const joined = this.text.join("");
+    const pieces = this.partsLength;
+    this.reset();
+    noteBigGarbage(pieces);
+    const cr = joined.endsWith("\r");
+    if (bytes - (cr ? 1 : 0) > this.maxLineBytes) {
+      items.push({ error: this.tooLong() });
+      return;
+    }
+    const line = cr ? joined.slice(0, -1) : joined;
+    if (!BLANK.test(line)) items.push({ line });
   }
 
   private keep(rest: Buffer, items: LineItem[]): void {
@@ -105,8 +135,18 @@ export class JsonlLineSplitter {
       this.discarding = true;
       return;
     }
-    this.parts.push(Buffer.from(rest));
+    // a piece that is most of its chunk is kept as it is; a short tail is copied so its chunk can go
     this.partsLength += rest.length;
+    if (this.decoder) {
+      this.text.push(this.decoder.write(rest));
+      return;
+    }
+    this.parts.push(rest.length * 2 >= rest.buffer.byteLength ? rest : Buffer.from(rest));
+    if (this.partsLength < DECODE_FROM) return;
+    const decoder = new StringDecoder("utf8");
+    for (const part of this.parts) this.text.push(decoder.write(part));
+    this.parts = [];
+    this.decoder = decoder;
   }
 
   private emit(bytes: Buffer, items: LineItem[]): void {
@@ -125,6 +165,8 @@ export class JsonlLineSplitter {
 
   private reset(): void {
     this.parts = [];
+    this.text = [];
+    this.decoder = undefined;
     this.partsLength = 0;
   }
 }

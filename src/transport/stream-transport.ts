@@ -1,5 +1,6 @@
 // A transport over any Readable/Writable pair: lines in, frames out. stdio and memory build on it.
 import type { Readable, Writable } from "node:stream";
+import { noteBigGarbage } from "../shared/big-garbage.js";
 import { FrameWriter } from "./frame-writer.js";
 import { JsonlLineSplitter, type LineItem } from "./jsonl-reader.js";
 
@@ -19,12 +20,30 @@ export interface StreamTransportOptions {
   endOutputOnClose?: boolean;
 }
 
+/** A line this long leaves big garbage once parsed: its text. */
+const BIG_LINE = 1024 * 1024;
+const TAKEN: LineItem = { line: "" };
+
+/** Yields the items, keeping no reference once one is taken; returns the size of the big ones. */
+function* handOver(items: LineItem[]): Generator<LineItem, number> {
+  let big = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    items[i] = TAKEN;
+    if ("line" in item && item.line.length >= BIG_LINE) big += item.line.length;
+    yield item;
+  }
+  return big;
+}
+
+/** The lines; once the reader has parsed a big one, its text is garbage. */
 async function* readLines(input: Readable, splitter: JsonlLineSplitter): AsyncGenerator<LineItem> {
   for await (const chunk of input) {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer);
-    for (const item of splitter.push(bytes)) yield item;
+    const big = yield* handOver(splitter.push(bytes));
+    if (big > 0) noteBigGarbage(big);
   }
-  for (const item of splitter.end()) yield item;
+  yield* handOver(splitter.end());
 }
 
 export function createStreamTransport(input: Readable, output: Writable, options: StreamTransportOptions = {}): Transport {

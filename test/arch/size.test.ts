@@ -3,7 +3,7 @@ import { SRC_DIR, oversizedFiles, readSources } from "./import-graph.js";
 
 const HARD_CAP = 800;
 
-describe("file size (design.md §3: 800 lines hard cap)", () => {
+describe("file size (800 lines hard cap; docs/architecture.md)", () => {
   it(`has no non-test source file over ${HARD_CAP} lines`, () => {
     const over = oversizedFiles(readSources(SRC_DIR), HARD_CAP);
     expect(over, `Split these files:\n${over.join("\n")}`).toEqual([]);

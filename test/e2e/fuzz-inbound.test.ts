@@ -259,5 +259,5 @@ describe("fuzzing every command through the real process (fast-check)", () => {
     );
     expect(driver.alive).toBe(true);
     expect(await driver.close()).toBe(0);
-  }, 300_000);
+  }, Math.max(300_000, RUNS * 15)); // a longer soak (PITH_FUZZ_RUNS) gets time in proportion
 });

@@ -382,13 +382,13 @@ describe("a hostile repository", () => {
     expect((await p.request({ type: "get_state" })).data.sandbox).toMatchObject({ mode: "workspace-write", network: false, writableRoots: [] });
     expect((await p.request({ type: "bash", command: write })).data.exitCode).not.toBe(0);
     expect(existsSync(path.join(outside, "f.txt"))).toBe(false);
-    expect(await p.close()).toBe(0);
+    expect(await p.close(), p.stderr).toBe(0);
 
     const q = await start(repo, { args: ["--sandbox", "workspace-write", "--trust-project"] });
     expect((await q.request({ type: "get_state" })).data.sandbox).toMatchObject({ mode: "workspace-write", network: true, writableRoots: ["/"] });
     expect((await q.request({ type: "bash", command: write })).data.exitCode).toBe(0);
     expect(readFileSync(path.join(outside, "f.txt"), "utf8")).toBe("escaped\n");
-    expect(await q.close()).toBe(0);
+    expect(await q.close(), q.stderr).toBe(0);
   });
 
   it("the TypeScript client's getProjectTrust / trustProject drive the built CLI; trust_project is refused while a run is busy", async () => {

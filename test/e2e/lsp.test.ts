@@ -284,7 +284,7 @@ describe("lsp edits are judged by the permission rules, as edits of each file", 
   it("read-only mode: a rename changes no file", async () => {
     const { p, reply, isError } = await attempt({ mode: "read-only" });
     expect(isError).toBe(true);
-    expect(reply).toMatch(/Permission denied: .*a\.fk was not changed \(judged as an edit of it\)\. The permission mode "read-only" does not let edit run/);
+    expect(reply).toMatch(/Permission denied: .*a\.fk was not changed \(judged as an edit of it\)\. The permission mode "read-only" runs only tools declared read-only, and edit writes files/);
     expect(readFileSync(path.join(p.cwd, "a.fk"), "utf8")).toBe(files["a.fk"]);
   }, 120_000);
 

@@ -26,11 +26,11 @@ async function start(withRules: boolean): Promise<Pith & { files: string[] }> {
   const files: string[] = [];
   if (withRules) {
     files.push(writeRule(path.join(pithHome, "rules"), "global-catastrophe", "^(a|aa)+$"));
-    // A project rule (this build loads a project's rules without a trust step).
+    // A project rule: the folder is trusted below (--trust-project), as a project layer only loads there.
     files.push(writeRule(path.join(cwd, ".pith", "rules"), "project-catastrophe", "^(a|aa)+$"));
     files.push(writeRule(path.join(cwd, ".pith", "rules"), "lookbehind", "(?<=a)b"));
   }
-  const p = await Pith.start({ pithHome, cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt"] });
+  const p = await Pith.start({ pithHome, cwd, modelsJson: fakeModelsJson(llm.url), args: ["--provider", "fake-openai", "--model", "fake-gpt", "--trust-project"] });
   open.push(p);
   return Object.assign(p, { files });
 }

@@ -6,8 +6,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cwdSlug } from "../../src/store/layout.js";
 import { trackPiths, useFakeLlm, Pith, fakeModelsJson, tempDir, type Frame, type StartOptions } from "./harness.js";
+import { STORES, useStores } from "./stores.js";
 
 const llm = useFakeLlm();
+// the cases that exercise storage run against the session files and the session database
+const stores = useStores();
 const open = trackPiths();
 const OPENAI = ["--provider", "fake-openai", "--model", "fake-gpt"];
 
@@ -78,9 +81,10 @@ describe("list_sessions", () => {
   });
 });
 
-describe("get_entries and get_tree", () => {
-  it("reads every entry, the entries after a cursor, and fails an unknown cursor with unknown_since", async () => {
-    const p = await start();
+describe.each(STORES)("get_entries and get_tree (%s)", (kind) => {
+  it("reads every entry, the entries after a cursor, and fails an unknown cursor with unknown_since", async (ctx) => {
+    if (stores.skip(kind)) return ctx.skip(stores.skip(kind));
+    const p = await start({ args: stores.args(kind) });
     for (const t of ["first", "second"]) {
       llm.enqueue({ text: `re: ${t}` });
       await p.promptAndWait(t);
@@ -94,7 +98,8 @@ describe("get_entries and get_tree", () => {
     expect(await fail(p, { type: "get_entries", since: "nope" })).toMatchObject({ command: "get_entries", error: "Unknown entries cursor: nope", code: "unknown_since" });
   });
 
-  it("nests two branches under their common parent, with labels, oldest child first", async () => {
+  it("nests two branches under their common parent, with labels, oldest child first", async (ctx) => {
+    if (stores.skip(kind)) return ctx.skip(stores.skip(kind));
     const root = user(null, "root question");
     const a1 = reply(root.id, "answer");
     const b1 = user(a1.id, "branch one");
@@ -102,8 +107,8 @@ describe("get_entries and get_tree", () => {
     const b2r = reply(b2.id, "two done");
     const label = entry("label", b2r.id, { targetId: b1.id, label: "keep" });
     const dir = tempDir("pith-tree-");
-    const file = writeSession(dir, "tree", [root, a1, b1, b2, b2r, label], 100);
-    const p = await start({ args: ["--session", file] });
+    const file = await stores.seed(kind, writeSession(dir, "tree", [root, a1, b1, b2, b2r, label], 100));
+    const p = await start({ args: [...stores.args(kind), "--session", file] });
     const { tree, leafId } = await ok(p, { type: "get_tree" });
     expect(leafId).toBe(label.id);
     expect(tree).toHaveLength(1);

@@ -8,9 +8,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type FakeReply } from "../support/fake-llm-server.js";
 import { CLI, trackPiths, useFakeLlm, Pith, fakeModelsJson, tempDir, type Frame, type StartOptions } from "./harness.js";
+import { STORES, useStores } from "./stores.js";
 
 const llm = useFakeLlm();
 const open = trackPiths();
+const stores = useStores();
 
 const OPENAI = ["--provider", "fake-openai", "--model", "fake-gpt"];
 const ANTHROPIC = ["--provider", "fake-anthropic", "--model", "fake-claude"];
@@ -716,5 +718,49 @@ describe("older pi dialect", () => {
     expect(res).toEqual({ type: "response", id: "r1", command: "resume_session", success: true, data: { cancelled: false } });
     const msgs = (await p.request({ type: "get_messages" })).data.messages;
     expect(msgs.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+  });
+});
+
+// The storage-bound path of the cases above, once per store (session files, session database):
+// what is written is read back from the store itself, and a new process continues it.
+describe.each(STORES)("sessions on each store (%s)", (kind) => {
+  const messagesOf = async (ref: string) =>
+    (await stores.lines(kind, ref)).filter((e) => e.type === "message").map((e) => `${e.message.role}:${textOf(e.message.content)}`);
+
+  it("branch, clone, switch_session and a restart keep each session's entries in the store", async (ctx) => {
+    if (stores.skip(kind)) return ctx.skip(stores.skip(kind));
+    const pithHome = tempDir("pith-home-");
+    const cwd = tempDir("pith-cwd-");
+    const p = await start({ pithHome, cwd, args: stores.args(kind) });
+    await ask(p, "u1");
+    await ask(p, "u2");
+    const first = await state(p);
+    const { messages } = await ok(p, { type: "get_branch_messages" });
+
+    expect(await ok(p, { type: "branch", entryId: messages[1].entryId })).toEqual({ text: "u2", cancelled: false });
+    const branched = await state(p);
+    expect(branched.sessionFile).not.toBe(first.sessionFile);
+    expect((await stores.lines(kind, branched.sessionFile))[0]).toMatchObject({ type: "session", id: branched.sessionId, parentSession: first.sessionFile });
+    await ask(p, "u2 edited");
+    expect(lastRequestTranscript()).toEqual(["user:u1", "assistant:re: u1", "user:u2 edited"]);
+
+    expect(await ok(p, { type: "clone" })).toEqual({ cancelled: false });
+    const cloned = await state(p);
+    await ask(p, "c3");
+    expect(await messagesOf(cloned.sessionFile)).toEqual(["user:u1", "assistant:re: u1", "user:u2 edited", "assistant:re: u2 edited", "user:c3", "assistant:re: c3"]);
+    expect(await messagesOf(branched.sessionFile)).toEqual(["user:u1", "assistant:re: u1", "user:u2 edited", "assistant:re: u2 edited"]);
+
+    await ok(p, { type: "switch_session", sessionPath: first.sessionFile });
+    expect(await transcript(p)).toEqual(["user:u1", "assistant:re: u1", "user:u2", "assistant:re: u2"]);
+    await ask(p, "u3");
+    expect(lastRequestTranscript()).toEqual(["user:u1", "assistant:re: u1", "user:u2", "assistant:re: u2", "user:u3"]);
+    const listed = await ok(p, { type: "list_sessions" });
+    expect(listed.sessions.map((x: Frame) => x.path).sort()).toEqual([first.sessionFile, branched.sessionFile, cloned.sessionFile].sort());
+    expect(await p.close()).toBe(0);
+
+    // a new process continues the newest session of the folder, as stored
+    const q = await start({ pithHome, cwd, args: [...stores.args(kind), "--continue"] });
+    expect((await state(q)).sessionFile).toBe(first.sessionFile);
+    expect(await transcript(q)).toEqual(await messagesOf(first.sessionFile));
   });
 });

@@ -4,8 +4,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defaultSettings, toSessionSettings } from "../../src/cli/settings.js";
+import { CommandRunner } from "../../src/providers/models/config-value.js";
 import type { ModelRegistry } from "../../src/providers/models/registry.js";
+import { scopeRegistry } from "../../src/providers/models/runtime-providers.js";
 import type { StreamFn } from "../../src/providers/types.js";
+import { parseModelSelector } from "../../src/shared/model-selector.js";
 import type { AgentSessionEvent, Model } from "../../src/shared/types.js";
 import type { Tool } from "../../src/tools/types.js";
 import { TEST_MODEL } from "./agent.js";
@@ -22,11 +25,15 @@ export function testSettings(edit?: (s: SessionSettings) => void): SessionSettin
 /** A registry that knows exactly `models`, all with credentials. */
 export function modelsRegistry(models: Model[] = [TEST_MODEL]): ModelRegistry {
   const find = (provider: string, id: string) => models.find((m) => m.provider === provider && m.id === id);
-  return {
+  const registry: ModelRegistry = {
     all: () => models,
     available: () => models,
     find,
     resolve: find,
+    select: (selector) => {
+      const { provider, id } = typeof selector === "string" ? parseModelSelector(selector) : selector;
+      return provider === undefined ? models.find((m) => m.id === id) : find(provider, id);
+    },
     getApiKey: async () => "test-key",
     hasCredentials: () => true,
     providers: () => [...new Set(models.map((m) => m.provider))],
@@ -34,7 +41,9 @@ export function modelsRegistry(models: Model[] = [TEST_MODEL]): ModelRegistry {
     defaultModel: () => models[0],
     credentialEnvNames: () => [],
     allowsUnknownModels: () => false,
+    scope: () => scopeRegistry(registry, {}, new CommandRunner({}), () => undefined),
   };
+  return registry;
 }
 
 export interface TestSessionOptions {

@@ -12,8 +12,36 @@ export interface StartupBundle {
 
 /** Bundles `entry` (default the CLI) as the build does, code-split at every `import()`. */
 export async function startupBundle(outdir: string, entryPoint = "src/cli/main.ts"): Promise<StartupBundle> {
+  const meta = await bundle(outdir, { cli: entryPoint });
+  const entry = outputOf(meta, "cli");
+  return { meta, eagerOutputs: staticClosure(meta, entry) };
+}
+
+/** What one entry of `startupBundles` parses at load (`eager`) and can ever load (`all`), as input paths. */
+export interface EntryInputs {
+  eager: string[];
+  all: string[];
+}
+
+/**
+ * Several entries bundled in one esbuild run (one build instead of one per entry: the startup
+ * tests need three, and each is a whole CLI's worth of work). Shared chunks are followed per
+ * entry, so each entry's `eager` and `all` hold only what that entry reaches.
+ */
+export async function startupBundles(outdir: string, entryPoints: Record<string, string>): Promise<Record<string, EntryInputs>> {
+  const meta = await bundle(outdir, entryPoints);
+  const inputsOf = (outputs: string[]) => [...new Set(outputs.flatMap((out) => Object.keys(meta.outputs[out].inputs)))];
+  const result: Record<string, EntryInputs> = {};
+  for (const name of Object.keys(entryPoints)) {
+    const entry = outputOf(meta, name);
+    result[name] = { eager: inputsOf(staticClosure(meta, entry)), all: inputsOf(closure(meta, entry, () => true)) };
+  }
+  return result;
+}
+
+async function bundle(outdir: string, entryPoints: Record<string, string>): Promise<Metafile> {
   const result = await build({
-    entryPoints: { cli: entryPoint },
+    entryPoints,
     bundle: true,
     platform: "node",
     target: "node20",
@@ -30,17 +58,24 @@ export async function startupBundle(outdir: string, entryPoint = "src/cli/main.t
     external: ["@ast-grep/napi", "@ast-grep/lang-bash", "sharp"],
     define: { __PITH_VERSION__: '"0.0.0-startup"' },
   });
-  const meta = result.metafile;
-  const entry = Object.keys(meta.outputs).find((o) => o.endsWith("/cli.js")) as string;
-  return { meta, eagerOutputs: staticClosure(meta, entry) };
+  return result.metafile;
+}
+
+function outputOf(meta: Metafile, name: string): string {
+  return Object.keys(meta.outputs).find((o) => o.endsWith(`/${name}.js`)) as string;
 }
 
 function staticClosure(meta: Metafile, entry: string): string[] {
+  return closure(meta, entry, (kind) => kind === "import-statement");
+}
+
+/** Output files reached from `entry` through the imports `follow` accepts. */
+function closure(meta: Metafile, entry: string, follow: (kind: string) => boolean): string[] {
   const seen = new Set<string>([entry]);
   const stack = [entry];
   while (stack.length > 0) {
     for (const imp of meta.outputs[stack.pop() as string].imports) {
-      if (imp.kind !== "import-statement" || imp.external || seen.has(imp.path)) continue;
+      if (!follow(imp.kind) || imp.external || seen.has(imp.path)) continue;
       seen.add(imp.path);
       stack.push(imp.path);
     }

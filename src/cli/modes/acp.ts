@@ -4,11 +4,12 @@
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { AcpHost, AcpSessionSpec, HostedAcpSession } from "../../acp/index.js";
-import { listSessions, projectDirsOf, releaseAllLocks, resolveSessionArg, sessionDirFor, sessionWiring } from "../../session/index.js";
+import { releaseAllLocks, sessionWiring, type SessionStorage } from "../../session/index.js";
 import { createNodeFsOps, overlayTextFiles } from "../../tools/index.js";
 import { killAllProcessGroups } from "../../tools/ops/process-groups.js";
 import type { ParsedArgs } from "../args.js";
 import { composeSession, pithHomeOf, probeModel, type Environment } from "../compose.js";
+import { sessionStorageFor } from "../session-store.js";
 import { attachExtensions } from "../extensions.js";
 import { exitOnSignals } from "../termination.js";
 import type { SettingsSource } from "../project-layer.js";
@@ -22,10 +23,9 @@ function claimStdout(): (chunk: Uint8Array) => Promise<void> {
   return (chunk) => new Promise((resolve, reject) => void write(chunk, (err) => (err ? reject(err) : resolve())));
 }
 
-function createHost(args: ParsedArgs, settings: SettingsSource, e: Environment): AcpHost {
+function createHost(args: ParsedArgs, settings: SettingsSource, e: Environment, storage: SessionStorage): AcpHost {
   const pithHome = pithHomeOf(e.env);
-  const sessionsRoot = path.join(pithHome, "sessions");
-  const folderOf = (cwd: string) => (args.sessionDir ? path.resolve(cwd, args.sessionDir) : sessionDirFor(pithHome, cwd));
+  const folderOf = (cwd: string) => (args.sessionDir ? path.resolve(cwd, args.sessionDir) : storage.dirFor(pithHome, cwd));
 
   const compose = async (spec: AcpSessionSpec, session: string | undefined): Promise<HostedAcpSession> => {
     if (!path.isAbsolute(spec.cwd)) throw new Error(`cwd must be an absolute path, got "${spec.cwd}"`);
@@ -42,10 +42,10 @@ function createHost(args: ParsedArgs, settings: SettingsSource, e: Environment):
     version: VERSION,
     log: e.log,
     create: (spec) => compose(spec, undefined),
-    open: (sessionId, spec) => compose(spec, resolveSessionArg(sessionId, folderOf(spec.cwd), spec.cwd, args.sessionDir ? undefined : sessionsRoot)),
-    list: (cwd, cursor) => {
-      // the same cached scan as RPC's list_sessions: names and first messages without full parses
-      const { sessions, nextCursor } = listSessions({ dirs: cwd ? [folderOf(cwd)] : projectDirsOf(sessionsRoot), cursor, limit: 200 });
+    open: (sessionId, spec) => compose(spec, storage.find(sessionId, { dir: folderOf(spec.cwd), cwd: spec.cwd, pithHome: args.sessionDir ? undefined : pithHome })),
+    list: async (cwd, cursor) => {
+      // the same listing as RPC's list_sessions: names and first messages without full parses
+      const { sessions, nextCursor } = await storage.list(cwd ? { dirs: [folderOf(cwd)], cursor, limit: 200 } : { dirs: [], all: { pithHome }, cursor, limit: 200 });
       const title = (s: (typeof sessions)[number]) => s.name ?? (s.firstMessage ? s.firstMessage.replace(/\s+/g, " ").slice(0, 80) : undefined);
       return {
         sessions: sessions.map((s) => ({ sessionId: s.id, cwd: s.cwd, title: title(s), updatedAt: s.modifiedAt })),
@@ -61,7 +61,7 @@ export async function runAcpMode(args: ParsedArgs, settings: SettingsSource, e: 
   const write = claimStdout();
   const acp = await import("@agentclientprotocol/sdk");
   const { createAcpAgent } = await import("../../acp/index.js");
-  const door = createAcpAgent(createHost(args, settings, e));
+  const door = createAcpAgent(createHost(args, settings, e, await sessionStorageFor(args, settings, e.env)));
   const output = new WritableStream<Uint8Array>({ write: (chunk) => write(chunk) });
   const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
   const connection = door.app.connect(acp.ndJsonStream(output, input));

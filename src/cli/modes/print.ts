@@ -63,7 +63,7 @@ export async function runPrintMode(args: ParsedArgs, settings: SettingsSource, e
   let outcome: PromptOutcome | undefined;
   for (const [i, text] of prompts.entries()) {
     // The schema applies to the last prompt: its answer is what print mode prints.
-    const handle = session.prompt(text, i === prompts.length - 1 && output ? { output } : {});
+    const handle = session.prompt(text, i === prompts.length - 1 && output ? { output, source: "interactive" } : { source: "interactive" });
     try {
       await handle.accepted;
     } catch (err) {

@@ -1,6 +1,7 @@
 // RPC mode: the session, the RPC front door over stdio, the ready frame, extensions with the RPC
 // UI, then serve stdin until it ends.
 import { sessionWiring } from "../../session/index.js";
+import { errorMessage } from "../../shared/errors.js";
 import { attachExtensions } from "../extensions.js";
 import { RpcServer } from "../../rpc/server.js";
 import { createStdioTransport } from "../../transport/index.js";
@@ -48,6 +49,7 @@ export async function runRpcMode(args: ParsedArgs, settings: SettingsSource, e: 
   exitOnSignals(() => server.terminate());
   const code = await server.serve();
   killAllProcessGroups();
-  await session.close();
+  // Every frame is out by now: a cleanup step that fails is reported, not turned into a failed run.
+  await session.close().catch((err: unknown) => e.log(`pith: ${errorMessage(err)}`));
   return code;
 }

@@ -6,11 +6,11 @@ import { ABORT_MESSAGE } from "../../shared/abort.js";
 import type { AssistantMessageEvent, Model } from "../../shared/types.js";
 import { thinkingRequest, defaultMaxTokens } from "../thinking-request.js";
 import type { LlmContext, StreamOptions } from "../types.js";
-import { AssistantBuilder, STREAM_ENDED_UNEXPECTEDLY } from "./assistant-builder.js";
+import { AssistantBuilder } from "./assistant-builder.js";
 import { convertPrompt, convertToolChoice, convertTools } from "./convert-messages.js";
-import { describeProviderError } from "./http-error.js";
 import { StreamWatchdog } from "../stream-watchdog.js";
 import type { PartOptions, ReplayCodec } from "./replay.js";
+import { terminal } from "./terminal-event.js";
 
 export interface AdapterSpec {
   codec: ReplayCodec;
@@ -110,21 +110,4 @@ export async function* streamWithAiSdk(
   }
   if (failure !== undefined && reader) void reader.cancel().catch((err: unknown) => void err);
   yield terminal(builder, options.signal, watchdog.reason, failure);
-}
-
-function terminal(builder: AssistantBuilder, signal: AbortSignal | undefined, timedOut: string | undefined, failure: unknown): AssistantMessageEvent {
-  if (signal?.aborted) {
-    return { type: "error", reason: "aborted", error: builder.finalMessage("aborted", { errorMessage: ABORT_MESSAGE }) };
-  }
-  if (timedOut !== undefined) return { type: "error", reason: "error", error: builder.finalMessage("error", { errorMessage: timedOut }) };
-  if (failure !== undefined) {
-    const info = describeProviderError(failure);
-    if (/stream ended without/i.test(info.message)) info.message = `${STREAM_ENDED_UNEXPECTEDLY} (${info.message})`;
-    const extra = info.retryAfterMs !== undefined ? { providerPayload: { retryAfterMs: info.retryAfterMs } } : {};
-    return { type: "error", reason: "error", error: builder.finalMessage("error", { errorMessage: info.message, ...extra }) };
-  }
-  const finish = builder.finish;
-  if (!finish) return { type: "error", reason: "error", error: builder.finalMessage("error", { errorMessage: STREAM_ENDED_UNEXPECTEDLY }) };
-  if ("error" in finish) return { type: "error", reason: "error", error: builder.finalMessage("error", { errorMessage: finish.error }) };
-  return { type: "done", reason: finish.reason, message: builder.finalMessage(finish.reason) };
 }

@@ -157,6 +157,22 @@ describe("openai-completions adapter against a plain /v1/chat/completions server
     expect(final.errorMessage).toMatch(/^stream ended unexpectedly/);
   });
 
+  it("sends no Authorization without a key, and takes nothing from OPENAI_* variables", async () => {
+    fake.enqueue({ text: "ok" });
+    const saved = { ...process.env };
+    Object.assign(process.env, { OPENAI_API_KEY: "sk-env", OPENAI_ORG_ID: "org-env", OPENAI_PROJECT_ID: "proj-env", OPENAI_BASE_URL: "http://127.0.0.1:1/v1" });
+    try {
+      const { final } = await collect(streamOpenAICompletions(model(), ctx([user("q")]), {}));
+      expect(final.stopReason).toBe("stop");
+    } finally {
+      for (const k of ["OPENAI_API_KEY", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "OPENAI_BASE_URL"]) if (saved[k] === undefined) delete process.env[k];
+    }
+    const headers = fake.requests[0].headers;
+    expect(headers.authorization).toBeUndefined();
+    expect(headers["openai-organization"]).toBeUndefined();
+    expect(headers["openai-project"]).toBeUndefined();
+  });
+
   it("reports a refused connection as a network error", async () => {
     const { final } = await collect(streamOpenAICompletions({ ...model(), baseUrl: "http://127.0.0.1:1/v1" }, ctx([user("q")]), { apiKey: "k" }));
     expect(final.stopReason).toBe("error");

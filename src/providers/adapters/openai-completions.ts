@@ -1,49 +1,15 @@
-// openai-completions: OpenAI itself through @ai-sdk/openai `.chat()` (it knows
-// max_completion_tokens and reasoning models); every other `/chat/completions` server through
-// @ai-sdk/openai-compatible, which sends plain `max_tokens`, reads and replays `reasoning_content`.
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { Model } from "../../shared/types.js";
+// openai-completions: OpenAI's own API through @ai-sdk/openai (openai-host.ts), every other
+// `/chat/completions` server through the official `openai` client with pith's request body
+// (chat-completions.ts). Each is loaded on first use, so a session pays only for the one it talks to.
+import type { AssistantMessageEvent } from "../../shared/types.js";
 import type { StreamFn } from "../types.js";
-import { requestHeaders, streamWithAiSdk, type AdapterSpec } from "./ai-sdk-stream.js";
-import { isOpenAiHost, openAiCacheRetention, promptCacheKey } from "./prompt-cache.js";
-import { completionsCodec, type PartOptions } from "./replay.js";
+import { isOpenAiHost } from "./prompt-cache.js";
 
 export { isOpenAiHost };
 
-function extraBody(model: Model): Record<string, unknown> {
-  const extra = model.compat?.extraBody;
-  return extra && typeof extra === "object" && !Array.isArray(extra) ? (extra as Record<string, unknown>) : {};
+export const streamOpenAICompletions: StreamFn = (model, context, options) => dispatch(model, context, options);
+
+async function* dispatch(...[model, context, options]: Parameters<StreamFn>): AsyncGenerator<AssistantMessageEvent> {
+  const stream = isOpenAiHost(model.baseUrl) ? (await import("./openai-host.js")).streamOpenAIHost : (await import("./chat-completions.js")).streamChatCompletions;
+  yield* stream(model, context, options);
 }
-
-const spec: AdapterSpec = {
-  codec: completionsCodec,
-  createModel(model, options) {
-    const headers = requestHeaders(model, options);
-    if (isOpenAiHost(model.baseUrl)) {
-      return createOpenAI({ baseURL: model.baseUrl, apiKey: options.apiKey ?? "", headers }).chat(model.id);
-    }
-    const body = extraBody(model);
-    return createOpenAICompatible({
-      name: "openaiCompatible",
-      baseURL: model.baseUrl,
-      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-      headers,
-      includeUsage: true,
-      ...(Object.keys(body).length > 0 ? { transformRequestBody: (args: Record<string, any>) => ({ ...args, ...body }) } : {}),
-    }).chatModel(model.id);
-  },
-  baseProviderOptions(model, options): PartOptions {
-    const key = promptCacheKey(model, options);
-    if (key === undefined) return {};
-    // OpenAI's own client knows the option; the compatible client passes unknown keys through as is.
-    if (!isOpenAiHost(model.baseUrl)) return { openaiCompatible: { prompt_cache_key: key } };
-    const retention = openAiCacheRetention(model, options);
-    return { openai: { promptCacheKey: key, ...(retention ? { promptCacheRetention: retention } : {}) } };
-  },
-};
-
-export const streamOpenAICompletions: StreamFn = (model, context, options) => streamWithAiSdk(spec, model, context, options);
-
-/** Exposed for request-building tests. */
-export const completionsAdapterSpec = spec;

@@ -5,7 +5,8 @@ import type { AssistantMessage, LlmMessage, Model } from "../../shared/types.js"
 import type { LlmContext, StreamOptions } from "../types.js";
 import { streamAnthropic } from "./anthropic.js";
 import { buildCallOptions } from "./ai-sdk-stream.js";
-import { completionsAdapterSpec, streamOpenAICompletions } from "./openai-completions.js";
+import { streamOpenAICompletions } from "./openai-completions.js";
+import { completionsAdapterSpec } from "./openai-host.js";
 import { responsesAdapterSpec, streamOpenAIResponses } from "./openai-responses.js";
 import { openAiCacheRetention, placeAnthropicBreakpoints, promptCacheKey } from "./prompt-cache.js";
 

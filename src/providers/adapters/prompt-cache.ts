@@ -80,13 +80,25 @@ function previousRequestEnd(call: LanguageModelV3CallOptions, lastSystem: number
   return undefined;
 }
 
-/** True when the base URL is OpenAI's own API. */
+const openAiHosts = new Map<string, boolean>();
+
+/** True when the base URL is OpenAI's own API (asked on every request: the answer is kept per URL). */
 export function isOpenAiHost(baseUrl: string): boolean {
+  let known = openAiHosts.get(baseUrl);
+  if (known === undefined) {
+    known = hostOf(baseUrl) === "api.openai.com";
+    if (openAiHosts.size >= 64) openAiHosts.clear();
+    openAiHosts.set(baseUrl, known);
+  }
+  return known;
+}
+
+function hostOf(baseUrl: string): string | undefined {
   try {
-    return new URL(baseUrl).hostname === "api.openai.com";
+    return new URL(baseUrl).hostname;
   } catch (err) {
     void err; // not a URL: treat as a custom server
-    return false;
+    return undefined;
   }
 }
 

@@ -1,6 +1,6 @@
 // A provider that stops sending (issue 16, item 3): the first-byte and idle limits end the
 // attempt with a retryable error instead of waiting forever.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeLlmServer, type FakeLlm } from "../../../test/support/fake-llm-server.js";
 import { collect, fakeModel } from "../../../test/support/fake-llm-models.js";
 import { isRetryableError } from "../../session/retry-policy.js";
@@ -10,9 +10,11 @@ import type { LlmContext } from "../types.js";
 import { streamAnthropic } from "./anthropic.js";
 import { streamOpenAICompletions } from "./openai-completions.js";
 
+// A fake per test: a request aborted before the fake has read it leaves its scripted reply
+// queued, and a shared fake would hand that reply to the next test.
 let fake: FakeLlm;
-beforeAll(async () => void (fake = await startFakeLlmServer()));
-afterAll(async () => fake.close());
+beforeEach(async () => void (fake = await startFakeLlmServer()));
+afterEach(async () => fake.close());
 
 const ctx: LlmContext = { systemPrompt: "sys", messages: [{ role: "user", content: "hi", timestamp: 1 }], tools: [] };
 const ADAPTERS = [
@@ -54,6 +56,24 @@ describe.each(ADAPTERS)("stream timeouts (%s)", (api, stream) => {
     expect(events.at(-1)).toMatchObject({ type: "done", message: { content: [{ type: "text", text: "ab" }] } });
   });
 
+  it("does not take a stall of this process for a silent peer: data waiting on the socket counts", async () => {
+    // The fake (in this process) writes each chunk 30 ms after the last; this process then
+    // blocks for longer than the idle limit while the next chunk is on its way, so both the
+    // fake's timer and the idle limit are due together when it wakes up.
+    fake.enqueue({ text: ["a", "b", "c"], chunkDelayMs: 30 });
+    const events: AssistantMessageEvent[] = [];
+    let stalled = false;
+    for await (const e of stream(model(), ctx, { apiKey: "k", firstByteTimeoutMs: 10_000, idleTimeoutMs: 150 })) {
+      events.push(e);
+      if (e.type === "text_delta" && !stalled) {
+        stalled = true;
+        setTimeout(() => busyWait(400), 0); // runs once the stream is waiting for its next chunk
+      }
+    }
+    expect(stalled).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: "done", message: { content: [{ type: "text", text: "abc" }] } });
+  });
+
   it("still reports the caller's abort as an abort, not a timeout", async () => {
     fake.enqueue({ text: ["x"], hang: true });
     const controller = new AbortController();
@@ -62,3 +82,8 @@ describe.each(ADAPTERS)("stream timeouts (%s)", (api, stream) => {
     expect(final).toMatchObject({ stopReason: "aborted" });
   });
 });
+
+function busyWait(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}

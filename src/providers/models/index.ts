@@ -5,3 +5,4 @@ export { envVarsFor, PROVIDER_ENV_VARS } from "./env-keys.js";
 export { cycleThinkingLevel, resolveThinkingLevel, supportedEfforts } from "./thinking.js";
 export { nextModel, sameModel } from "./model-cycle.js";
 export { SUPPORTED_APIS } from "./models-json.js";
+export type { ScopedModelRegistry } from "./runtime-providers.js";

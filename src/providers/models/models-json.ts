@@ -197,6 +197,18 @@ function tryParse(warn: Warn, fn: () => void): boolean {
   }
 }
 
+/**
+ * One provider entry checked on its own (an extension's `registerProvider`): the entry with the
+ * models that passed, and every problem found (an invalid entry has no `provider`).
+ */
+export function checkProviderEntry(name: string, value: unknown, builtIn: boolean): { provider?: ProviderConfig; problems: string[] } {
+  const problems: string[] = [];
+  const collect: Warn = (msg) => problems.push(msg.replace(/^models\.json: /, "").replace(/; skipped$/, ""));
+  let provider: ProviderConfig | undefined;
+  tryParse(collect, () => (provider = parseProvider(name, value, builtIn, collect)));
+  return provider ? { provider, problems } : { problems };
+}
+
 /** Parses the text of a models.json. `isBuiltIn` tells providers that need no baseUrl. */
 export function parseModelsJson(text: string, isBuiltIn: (provider: string) => boolean, warn: Warn): ModelsJson {
   let data: unknown;

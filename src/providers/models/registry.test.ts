@@ -76,6 +76,20 @@ describe("model registry", () => {
     expect(r.available()).toContain(m);
   });
 
+  it("selects by provider/id, {provider, id}, a bare id, or a scripted script path", () => {
+    const r = registry({ ANTHROPIC_API_KEY: "k" });
+    expect(r.select("anthropic/claude-haiku-4-5")?.name).toBe("Haiku");
+    expect(r.select({ provider: "openai", id: "gpt-5.4" })?.name).toBe("GPT-5.4");
+    expect(r.select("llama")).toMatchObject({ provider: "groq", id: "llama" });
+    expect(r.select("nope/x")).toBeUndefined();
+    expect(r.select("no-such-id")).toBeUndefined();
+    // an unknown id of a known provider resolves with default limits, as resolve() does
+    expect(r.select("anthropic/claude-next")).toMatchObject({ id: "claude-next", contextWindow: 128000 });
+    expect(warnings.join("\n")).toMatch(/anthropic\/claude-next is not in the catalogue/);
+    // a scripted path keeps its slashes
+    expect(r.select("scripted/runs/a.json")).toMatchObject({ provider: "scripted", id: "runs/a.json", baseUrl: `file://${join(home, "runs/a.json")}` });
+  });
+
   it("resolves API keys: --api-key for the CLI provider, models.json apiKey, then env", async () => {
     modelsJson({ providers: { openai: { apiKey: "MY_OPENAI" }, groq: { apiKey: "!echo from-command" } } });
     const r = registry({ MY_OPENAI: "sk-env-named", OPENAI_API_KEY: "sk-std", ANTHROPIC_API_KEY: "sk-ant", GROQ_API_KEY: "g" }, { cliApiKey: "sk-cli", cliProvider: "anthropic" });

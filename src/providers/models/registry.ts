@@ -3,6 +3,7 @@
 // (network, cache files) runs only when the caller asks for it.
 import { anySignal } from "../../shared/abort.js";
 import { errorMessage } from "../../shared/errors.js";
+import type { ModelSelector } from "../../shared/model-selector.js";
 import type { Model } from "../../shared/types.js";
 import { SCRIPTED_PROVIDER, scriptedModel } from "../scripted/model.js";
 import { bundledCatalog, expandCatalog, type CatalogFile } from "./catalog.js";
@@ -12,7 +13,11 @@ import { discoverAll } from "./discover-all.js";
 import { envApiKey, PROVIDER_ENV_VARS } from "./env-keys.js";
 import { loadModelsJson, type ProviderConfig } from "./models-json.js";
 import { applyModelsJson, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS, ZERO_COST } from "./models-json-apply.js";
+import { selectModel, type ModelRegistry, type ScopedModelRegistry } from "./model-registry.js";
+import { scopeRegistry } from "./runtime-providers.js";
 import { unknownModel } from "./unknown-model.js";
+
+export type { ModelRegistry } from "./model-registry.js";
 
 export interface ModelRegistryOptions {
   pithHome: string;
@@ -31,27 +36,6 @@ export interface ModelRegistryOptions {
   now?: () => number;
 }
 
-export interface ModelRegistry {
-  /** Catalogue + models.json + discovered models (+ models resolved so far), registry order. */
-  all(): Model[];
-  /** Models whose provider has credentials or is keyless. */
-  available(): Model[];
-  /** Exact provider + id match. A `scripted` id always matches (it names a script file). */
-  find(provider: string, id: string): Model | undefined;
-  /** Exact match, else an unknown id of a known provider → default limits and a warning. */
-  resolve(provider: string, id: string): Model | undefined;
-  getApiKey(provider: string): Promise<string | undefined>;
-  hasCredentials(provider: string): boolean;
-  /** Names of all known providers, registry order. */
-  providers(): string[];
-  /** Live discovery for providers with credentials; never throws. */
-  discover(signal?: AbortSignal): Promise<void>;
-  defaultModel(settings?: DefaultModelSettings): Model | undefined;
-  /** Every environment variable pith reads credentials from: the catalogue's and models.json's (`apiKey`, headers). */
-  credentialEnvNames(): string[];
-  /** The provider's models.json entry sets `allowUnknownModels`: ids nobody lists may be used. */
-  allowsUnknownModels(provider: string): boolean;
-}
 
 const key = (provider: string, id: string) => `${provider}\u0000${id}`;
 
@@ -160,6 +144,10 @@ class Registry implements ModelRegistry {
     return this.remember(model);
   }
 
+  select(selector: string | ModelSelector): Model | undefined {
+    return selectModel(this, selector);
+  }
+
   private siblings(provider: string): Model[] {
     return [...(this.load().get(provider) ?? []), ...(this.discovered.get(provider) ?? [])];
   }
@@ -227,6 +215,10 @@ class Registry implements ModelRegistry {
 
   defaultModel(settings?: DefaultModelSettings): Model | undefined {
     return chooseDefaultModel(this, settings);
+  }
+
+  scope(): ScopedModelRegistry {
+    return scopeRegistry(this, this.opts.env, this.runner, this.opts.warn);
   }
 
   credentialEnvNames(): string[] {

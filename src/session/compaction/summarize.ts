@@ -1,10 +1,10 @@
 // One summarisation call (spec/engine.md §4.7): the transcript goes as text inside a single
 // user message, no tools are offered, and the reply's text is the summary.
+import { complete, type CompletionRequest } from "../../providers/complete.js";
 import type { StreamTimeouts } from "../../providers/stream-watchdog.js";
-import type { StreamFn, StreamOptions } from "../../providers/types.js";
-import { isAbortError, sleep } from "../../shared/abort.js";
-import { PithError, errorMessage } from "../../shared/errors.js";
-import type { AgentMessage, AssistantMessage, Model, ThinkingLevel } from "../../shared/types.js";
+import type { StreamFn } from "../../providers/types.js";
+import { PithError } from "../../shared/errors.js";
+import type { AgentMessage, Model, ThinkingLevel } from "../../shared/types.js";
 import { planRetry, type RetryDelaySettings } from "../retry-policy.js";
 import { buildSummaryPrompt, SUMMARIZER_SYSTEM_PROMPT } from "./prompts.js";
 import { serializeConversation } from "./serialize.js";
@@ -45,7 +45,7 @@ function aborted(): PithError {
 
 /** Runs the request; throws PithError "aborted" on abort, "unavailable" on a provider failure. */
 export async function generateSummary(options: GenerateSummaryOptions): Promise<GeneratedSummary> {
-  const { signal } = options;
+  const { signal, retry } = options;
   if (signal.aborted) throw aborted();
   const prompt = buildSummaryPrompt({
     transcript: serializeConversation(options.messages),
@@ -53,67 +53,29 @@ export async function generateSummary(options: GenerateSummaryOptions): Promise<
     customInstructions: options.customInstructions,
     turnPrefix: options.turnPrefix,
   });
-  const streamOptions: StreamOptions = { signal, ...options.timeouts };
+  const streamOptions: CompletionRequest["options"] = {};
   if (options.apiKey !== undefined) streamOptions.apiKey = options.apiKey;
   if (options.maxTokens !== undefined) streamOptions.maxTokens = options.maxTokens;
   if (options.thinkingLevel !== undefined) streamOptions.thinkingLevel = options.thinkingLevel;
-  const context = {
-    systemPrompt: SUMMARIZER_SYSTEM_PROMPT,
-    messages: [{ role: "user" as const, content: [{ type: "text" as const, text: prompt }], timestamp: Date.now() }],
-    tools: [],
-  };
-  const reply = await replyWithRetries(options, context, streamOptions);
-  if (signal.aborted || reply.stopReason === "aborted") throw aborted();
-  if (reply.stopReason === "error") {
-    throw new PithError("unavailable", `Summarization failed: ${reply.errorMessage ?? "unknown provider error"}`);
-  }
-  const summary = reply.content
-    .flatMap((c) => (c.type === "text" ? [c.text] : []))
-    .join("")
-    .trim();
+  const reply = await complete({
+    stream: options.stream,
+    model: options.model,
+    context: { systemPrompt: SUMMARIZER_SYSTEM_PROMPT, messages: [{ role: "user", content: [{ type: "text", text: prompt }], timestamp: Date.now() }] },
+    signal,
+    options: streamOptions,
+    timeouts: options.timeouts,
+    // transient failures (a stalled stream included) are re-sent as the retry settings say
+    retryDelay: retry && ((msg, attempt) => {
+      const plan = planRetry(msg, attempt, retry);
+      return plan.retry ? plan.delayMs : undefined;
+    }),
+  });
+  if (reply.status === "aborted" || signal.aborted) throw aborted();
+  if (reply.status === "error") throw new PithError("unavailable", `Summarization failed: ${reply.error}`);
+  const summary = reply.text.trim();
   if (summary === "") throw new PithError("unavailable", "Summarization failed: the model returned an empty summary");
   const short = shortSummaryOf(summary);
   return short ? { summary, shortSummary: short } : { summary };
-}
-
-/** The summary request, re-sent after transient failures while the retry settings allow. */
-async function replyWithRetries(
-  options: GenerateSummaryOptions,
-  context: Parameters<StreamFn>[1],
-  streamOptions: StreamOptions,
-): Promise<AssistantMessage> {
-  for (let attempt = 1; ; attempt++) {
-    const reply = await finalMessage(options, context, streamOptions);
-    if (reply.stopReason !== "error" || !options.retry || options.signal.aborted) return reply;
-    const plan = planRetry(reply, attempt, options.retry);
-    if (!plan.retry) return reply;
-    try {
-      await sleep(plan.delayMs, options.signal);
-    } catch (err) {
-      if (isAbortError(err)) throw aborted();
-      throw err;
-    }
-  }
-}
-
-async function finalMessage(
-  options: GenerateSummaryOptions,
-  context: Parameters<StreamFn>[1],
-  streamOptions: StreamOptions,
-): Promise<AssistantMessage> {
-  try {
-    for await (const event of options.stream(options.model, context, streamOptions)) {
-      if (event.type === "done") return event.message;
-      if (event.type === "error") return event.error;
-      if (options.signal.aborted) throw aborted();
-    }
-  } catch (err) {
-    if (err instanceof PithError) throw err;
-    if (options.signal.aborted) throw aborted();
-    throw new PithError("unavailable", `Summarization failed: ${errorMessage(err)}`, { cause: err });
-  }
-  if (options.signal.aborted) throw aborted();
-  throw new PithError("unavailable", "Summarization failed: the stream ended without a reply");
 }
 
 /**

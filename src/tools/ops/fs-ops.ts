@@ -1,11 +1,29 @@
 // Filesystem operations the built-in tools use, injected so hosts/tests can substitute them.
-import { constants, readFile as readFileCb, promises as fsp } from "node:fs";
+import { constants, readFile as readFileCb, readFileSync, statSync, promises as fsp } from "node:fs";
 import { promisify } from "node:util";
 import { confinedFs, type WriteRefusal } from "../../shared/confined-fs.js";
 import { makeDirs } from "../../shared/make-dirs.js";
 
 // The callback readFile is several times faster than fs.promises.readFile on Node 20.
-const readFileFast = promisify(readFileCb);
+const readFileAsync = promisify(readFileCb);
+/**
+ * A regular file up to this size is read synchronously: one stat and one read on the main thread
+ * (a tenth of a millisecond) instead of four round trips through the thread pool (open, fstat,
+ * read, close), each a wake-up of the event loop. Anything else (bigger files, FIFOs, devices,
+ * missing paths) takes the asynchronous path and never blocks the loop.
+ */
+const SYNC_READ_MAX = 256 * 1024;
+
+function readFileFast(path: string): Promise<Buffer> {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (st?.isFile() && st.size <= SYNC_READ_MAX) return Promise.resolve(readFileSync(path));
+  } catch (err) {
+    // a path that cannot be stat'ed or read here gets the asynchronous read's own error
+    void err;
+  }
+  return readFileAsync(path);
+}
 
 export interface FsStat {
   isFile: boolean;

@@ -5,6 +5,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { namePatternMatcher } from "../name-patterns.js";
+import { Type, type Static } from "typebox";
+import { PithError } from "../../shared/errors.js";
+import { parseFrontMatter } from "../../shared/front-matter.js";
+import { schemaProblem } from "../../shared/schema/explain.js";
 import { EFFORTS, type ThinkingLevel } from "../../shared/types.js";
 import type { AgentDefinition } from "./types.js";
 
@@ -78,49 +82,49 @@ export function agentMcpFilter(def: Pick<AgentDefinition, "tools">): ((name: str
 
 const THINKING_LEVELS: readonly string[] = ["off", ...EFFORTS];
 
-/** Splits `---\nfront matter\n---\nbody`; undefined when the text has no front matter. */
+/**
+ * The front matter of an agent definition (Claude Code's keys; others, such as `color`, are
+ * ignored). `tools` is a YAML list or Claude Code's comma-separated text.
+ */
+const AgentFrontMatterSchema = Type.Object({
+  name: Type.Optional(Type.String({ expected: "text" })),
+  description: Type.Optional(Type.String({ expected: "text" })),
+  tools: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { expected: "a list of tool names (YAML list or comma-separated text)" })),
+  model: Type.Optional(Type.String({ expected: 'text ("provider/id", an id, or "inherit")' })),
+  thinkingLevel: Type.Optional(Type.Union([...THINKING_LEVELS, "inherit"].map((l) => Type.Literal(l)))),
+});
+type AgentFrontMatter = Static<typeof AgentFrontMatterSchema>;
+
+/**
+ * An agent definition from its Markdown: YAML front matter (the shared front-matter reader), the
+ * body as its system prompt; undefined when the text has no front matter. Throws
+ * PithError("config") naming the line for invalid YAML, or the key and what it must be for a
+ * value of the wrong kind; an unknown thinking level is only warned about (the parent's is used).
+ */
 export function parseAgentMarkdown(text: string, source: string, warn?: (message: string) => void): AgentDefinition | undefined {
-  const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  if (!m) return undefined;
-  const fields = new Map<string, string>();
-  const lists = new Map<string, string[]>();
-  let lastKey: string | undefined;
-  for (const line of m[1]!.split(/\r?\n/)) {
-    const item = /^\s+-\s*(.+)$/.exec(line);
-    if (item && lastKey) {
-      lists.set(lastKey, [...(lists.get(lastKey) ?? []), unquote(item[1]!)]);
-      continue;
-    }
-    const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
-    if (!kv) continue;
-    lastKey = kv[1]!;
-    fields.set(lastKey, unquote(kv[2]!.trim()));
-  }
-  const name = fields.get("name") || path.basename(source).replace(/\.md$/i, "");
-  const def: AgentDefinition = { name, description: fields.get("description") ?? "", systemPrompt: m[2]!.trim(), source };
-  const tools = lists.get("tools") ?? splitList(fields.get("tools"));
-  if (tools && tools.length > 0) def.tools = [...new Set(tools.map((n) => (Object.hasOwn(CLAUDE_CODE_TOOLS, n) ? CLAUDE_CODE_TOOLS[n]! : n)))];
-  const model = fields.get("model");
+  const parsed = parseFrontMatter(text);
+  if (!parsed) return undefined;
+  const fields = checkedFrontMatter(parsed.data, source, warn);
+  const name = fields.name?.trim() || path.basename(source).replace(/\.md$/i, "");
+  const def: AgentDefinition = { name, description: fields.description?.trim() ?? "", systemPrompt: parsed.body.trim(), source };
+  const tools = (typeof fields.tools === "string" ? fields.tools.split(",") : (fields.tools ?? [])).map((s) => s.trim()).filter(Boolean);
+  if (tools.length > 0) def.tools = [...new Set(tools.map((n) => (Object.hasOwn(CLAUDE_CODE_TOOLS, n) ? CLAUDE_CODE_TOOLS[n]! : n)))];
+  const model = fields.model?.trim();
   if (model && model !== "inherit") def.model = model;
-  const thinking = fields.get("thinkingLevel");
-  if (thinking && thinking !== "inherit") {
-    if (THINKING_LEVELS.includes(thinking)) def.thinkingLevel = thinking as ThinkingLevel;
-    else warn?.(`Agent definition ${source}: thinkingLevel "${thinking}" is not one of ${THINKING_LEVELS.join(", ")}; the parent's level is used`);
-  }
+  if (fields.thinkingLevel && fields.thinkingLevel !== "inherit") def.thinkingLevel = fields.thinkingLevel as ThinkingLevel;
   return def;
 }
 
-function unquote(s: string): string {
-  return /^(["']).*\1$/.test(s) ? s.slice(1, -1) : s;
-}
-
-function splitList(v: string | undefined): string[] | undefined {
-  if (v === undefined || v === "") return undefined;
-  return v
-    .replace(/^\[|\]$/g, "")
-    .split(",")
-    .map((s) => unquote(s.trim()))
-    .filter(Boolean);
+function checkedFrontMatter(data: Record<string, unknown>, source: string, warn?: (message: string) => void): AgentFrontMatter {
+  let problem = schemaProblem(AgentFrontMatterSchema, data);
+  if (problem?.path === "thinkingLevel") {
+    warn?.(`Agent definition ${source}: thinkingLevel "${String(data.thinkingLevel)}" is not one of ${THINKING_LEVELS.join(", ")}; the parent's level is used`);
+    const { thinkingLevel: _dropped, ...rest } = data;
+    data = rest;
+    problem = schemaProblem(AgentFrontMatterSchema, data);
+  }
+  if (problem) throw new PithError("config", `front-matter key ${problem.path}: expected ${problem.expected ?? "a value"}`);
+  return data as AgentFrontMatter;
 }
 
 /** The project's agent folders, in load order (a later one wins by name). */

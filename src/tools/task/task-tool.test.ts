@@ -151,6 +151,22 @@ describe("agent definitions", () => {
     expect(parseAgentMarkdown("no front matter", "/x.md")).toBeUndefined();
   });
 
+  it("reads a block-scalar description as its text (not \"|\"), flow lists and quoted values as YAML does", () => {
+    const d = parseAgentMarkdown(
+      "---\r\nname: 'doc writer'\r\ndescription: |\r\n  Writes docs.\r\n  Keeps them short.\r\ntools: [Read, \"Grep\"]\r\nmodel: \"fake/m\"  # a comment\r\n---\r\nYou write docs.\r\n",
+      "/x/doc.md",
+    );
+    expect(d).toEqual({ name: "doc writer", description: "Writes docs.\nKeeps them short.", tools: ["read", "grep"], model: "fake/m", systemPrompt: "You write docs.", source: "/x/doc.md" });
+    expect(parseAgentMarkdown("---\nname: f\ndescription: >\n  one\n  two\n---\n", "/f.md")?.description).toBe("one two");
+  });
+
+  it("refuses front matter that is not valid YAML, naming the line, or a value of the wrong kind, naming the key", () => {
+    expect(() => parseAgentMarkdown('---\nname: x\ndescription: "open\n---\n', "/x.md")).toThrow(/front-matter line 3: Missing closing "quote/);
+    expect(() => parseAgentMarkdown("---\nname: x\ntools:\n  read: true\n---\n", "/x.md")).toThrow("front-matter key tools: expected a list of tool names (YAML list or comma-separated text)");
+    expect(() => parseAgentMarkdown("---\nname: [a, b]\n---\n", "/x.md")).toThrow("front-matter key name: expected text");
+    expect(() => parseAgentMarkdown("---\nname: x\ntools: [read, [grep]]\n---\n", "/x.md")).toThrow(/front-matter key tools/);
+  });
+
   it("reads thinkingLevel; an unknown level is reported and left out", () => {
     const warns: string[] = [];
     expect(parseAgentMarkdown("---\nname: q\nthinkingLevel: minimal\n---\n", "/q.md", (m) => warns.push(m))?.thinkingLevel).toBe("minimal");
@@ -187,11 +203,13 @@ describe("agent definitions", () => {
     writeFileSync(path.join(cwd, ".pith", "agents", "three.md"), "---\nname: three\ndescription: from pith\ntools: read\n---\n");
     const warns: string[] = [];
     writeFileSync(path.join(cwd, ".pith", "agents", "bad.md"), "nothing");
+    writeFileSync(path.join(cwd, ".pith", "agents", "broken.md"), "---\nname: [broken\n---\n");
     const agents = loadAgents({ pithHome: home, cwd, project: true, warn: (w) => warns.push(w) });
     expect(agents.map((a) => a.name)).toEqual(["task", "explore", "plan", "reviewer", "one", "two", "three"]);
     // the user's own folder may replace a built-in (as before); a project may not (below)
     expect(agents.find((a) => a.name === "plan")!.description).toBe("my own planner");
     expect(warns[0]).toMatch(/bad\.md has no front matter/);
+    expect(warns[1]).toMatch(/Cannot read agent definition .*broken\.md: front-matter line 2: /);
     // an untrusted folder: its agents are not read at all
     expect(loadAgents({ pithHome: home, cwd, project: false }).map((a) => a.name)).toEqual(["task", "explore", "plan", "reviewer", "one"]);
   });
