@@ -21,6 +21,7 @@ import { switchSession } from "./switch-workload.js";
 import { bigResult, bigResultV2, startup, streamDefault, streamDeltaOnly, toolTurns200, toolTurns2000, type Workload } from "./workloads.js";
 import { idleSessionsBench, listSessionsBench, twoStreamsBench } from "./multi-session-bench.js";
 import { bashOutput50, hostResult50, v2Result1k, v2Result6 } from "./memory-bench.js";
+import { serveBench } from "./serve-bench.js";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -47,6 +48,7 @@ const plan: Array<[Workload, number]> = [
   [listSessionsBench, 1],
   [idleSessionsBench, 1],
   [twoStreamsBench, 1],
+  [serveBench, 1],
   [largeSessionCompacted, 3],
   [largeSessionFull, 3],
 ];

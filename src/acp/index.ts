@@ -1,3 +1,3 @@
-// The ACP front door (issue 22). Loads the ACP SDK: import this module dynamically.
+// The ACP front door. Loads the ACP SDK: import this module dynamically.
 export { createAcpAgent, type AcpFrontDoor } from "./agent.js";
 export type { AcpHost, AcpMcpServer, AcpSessionSpec, AcpSessionSummary, HostedAcpSession } from "./host.js";

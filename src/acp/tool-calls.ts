@@ -24,7 +24,7 @@ const KINDS: Record<string, AcpToolKind> = {
 };
 
 /**
- * The call as the editor should show it: a deferred tool reached through `call_tool` (issue 17)
+ * The call as the editor should show it: a deferred tool reached through `call_tool`
  * is shown as itself, with its own arguments, as pith's tool events report it.
  */
 export function shownCall(name: string, args: Record<string, unknown>): { name: string; args: Record<string, unknown> } {

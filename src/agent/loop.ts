@@ -1,7 +1,7 @@
-// The agent loop (engine §2.4): turns of model call + tool batch until the model stops
+// The agent loop: turns of model call + tool batch until the model stops
 // calling tools and no steering or follow-up is queued, or until an error or abort.
 //
-// Abort (pith's choice, protocol §6.7(c) third variant not taken): when the run's signal fires
+// Abort (pith's choice): when the run's signal fires
 // during the tool phase, the turn is closed (turn_end) and the run ends with agent_end right
 // away. No steering poll, no extra immediately-aborted model call, no follow-up poll: queued
 // messages stay in their queues for the next run. Steering already taken by an "immediate"

@@ -32,7 +32,7 @@ export function abortedFromPartial(partial: AssistantMessage): AssistantMessage 
   return finalFromPartial(partial, "aborted", ABORT_MESSAGE);
 }
 
-/** Engine §2.4: what `agent_end` carries when an exception escaped the loop. */
+/** What `agent_end` carries when an exception escaped the loop. */
 export function exceptionAssistant(model: ModelIdentity, aborted: boolean, message: string): AssistantMessage {
   return {
     ...placeholderAssistant(model),
@@ -51,7 +51,7 @@ export function errorOutcome(text: string): ToolCallOutcome {
   return { isError: true, result: { content: [{ type: "text", text }], details: {} } };
 }
 
-/** The result text for tool calls of an aborted or failed assistant message (engine §2.8). */
+/** The result text for tool calls of an aborted or failed assistant message. */
 export function failedCallText(stopReason: "aborted" | "error", errorMessage: string | undefined): string {
   const sentence = stopReason === "aborted" ? "Tool execution was aborted" : "Tool execution failed due to an error";
   return errorMessage ? `${sentence}: ${errorMessage}` : `${sentence}.`;

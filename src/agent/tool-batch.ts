@@ -1,4 +1,4 @@
-// Executes the tool calls of one assistant message (engine §2.7, protocol §7.4).
+// Executes the tool calls of one assistant message.
 // `shared` calls run together; an `exclusive` call waits for every earlier call and blocks
 // every later one. Results are emitted, appended and returned in completion order.
 import { errorMessage } from "../shared/errors.js";

@@ -11,7 +11,7 @@ export interface CallArgs {
   intent?: string;
 }
 
-/** Strips the intent-tracing `_i` property (engine §2.5); the tool call block keeps it. */
+/** Strips the intent-tracing `_i` property; the tool call block keeps it. */
 export function callArgs(call: ToolCall): CallArgs {
   const raw = call.arguments ?? {};
   if (!Object.hasOwn(raw, INTENT_KEY)) return { args: raw };

@@ -1,4 +1,4 @@
-// Deferred tools (issue 17, setting `tools.deferred`): a tool marked `deferred` is not sent to
+// Deferred tools (setting `tools.deferred`): a tool marked `deferred` is not sent to
 // the provider with its own definition. One `call_tool` definition lists the deferred tools, a
 // line each, and the model reaches them through it; `call_tool` with only a name answers with
 // that tool's full description and parameters. The tool list therefore stays the same for the

@@ -1,5 +1,5 @@
 /**
- * File checkpoints of a working folder (issue 25), kept in a shadow git repository driven through
+ * File checkpoints of a working folder, kept in a shadow git repository driven through
  * the `git` program. This is the module's only door; it depends on `src/shared/` alone and knows
  * nothing of sessions, settings or the wire.
  *

@@ -277,7 +277,7 @@ export function displayOnlyNotes(args: ParsedArgs): string[] {
   return args.noThemes ? ["Note: --no-themes has no effect (pith has no themes)"] : [];
 }
 
-/** RPC mode refuses `@file` arguments (protocol.md §11.1): main prints "Error: <message>", exit 1. */
+/** RPC mode refuses `@file` arguments: main prints "Error: <message>", exit 1. */
 export function rejectFileArgsInRpc(args: ParsedArgs): void {
   if (args.fileArgs.length > 0) throw new CliError("@file arguments are not supported in RPC mode", 1);
 }

@@ -93,6 +93,39 @@ interface Shared {
 
 /** Builds the session for any mode. `requireModel` (print/json) fails early without a model. */
 export async function composeSession(args: ParsedArgs, source: SettingsSource, e: Environment, parts: ComposeParts = {}): Promise<Composed> {
+  const { sh, cwd, layer } = await composeProcess(args, source, e, parts);
+  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : sh.storage.dirFor(sh.pithHome, cwd);
+  const file = openSessionFile(sh.storage, args, sessionDir, cwd, sh.pithHome);
+  for (const w of file.warnings) e.log(w);
+  const model = pickModel(args, layer.settings, sh.registry);
+  const session = await buildSession(sh, { cwd, file, sessionDir, model, layer });
+  return { session, registry: sh.registry, pithHome: sh.pithHome, createSession: (params, current) => createAnotherSession(sh, cwd, params, current) };
+}
+
+/** What a process serving many hosts shares: no session yet, each host's first one made on demand. */
+export interface ComposedServer {
+  registry: ModelRegistry;
+  pithHome: string;
+  /** A new session in the process's folder, as a fresh `--mode rpc` process starts one (a new file, the flags' and settings' model). */
+  newSession(): Promise<AgentSession>;
+  /** `create_session` of a host's connection. */
+  createSession(params: CreateSessionParams, current: AgentSession): Promise<AgentSession>;
+}
+
+/** The process's shared parts for `pith serve`; the model the flags name is checked now (a bad one fails startup). */
+export async function composeServer(args: ParsedArgs, source: SettingsSource, e: Environment): Promise<ComposedServer> {
+  const { sh, cwd, layer } = await composeProcess(args, source, e, {});
+  pickModel(args, layer.settings, sh.registry);
+  return {
+    registry: sh.registry,
+    pithHome: sh.pithHome,
+    newSession: () => createAnotherSession(sh, cwd, {}, undefined),
+    createSession: (params, current) => createAnotherSession(sh, cwd, params, current),
+  };
+}
+
+/** The parts every session of the process shares, and the process folder's project layer. */
+async function composeProcess(args: ParsedArgs, source: SettingsSource, e: Environment, parts: ComposeParts): Promise<{ sh: Shared; cwd: string; layer: ProjectLayer }> {
   const cwd = args.cwd ? path.resolve(e.cwd, args.cwd) : e.cwd;
   const pithHome = pithHomeOf(e.env);
   const registry = createModelRegistry({
@@ -110,11 +143,7 @@ export async function composeSession(args: ParsedArgs, source: SettingsSource, e
   // tools and `bash` never see the credentials pith reads, nor the session database's URL or password
   const layers: LayerContext = { args, source, pithHome, env: e.env, log: e.log, secrets };
   const layer = await ProjectLayer.create(layers, cwd);
-  const sessionDir = args.noSession ? undefined : args.sessionDir ? path.resolve(cwd, args.sessionDir) : storage.dirFor(pithHome, cwd);
-  const file = openSessionFile(storage, args, sessionDir, cwd, pithHome);
-  for (const w of file.warnings) e.log(w);
-  const model = pickModel(args, layer.settings, registry);
-  const shared: Shared = {
+  const sh: Shared = {
     args,
     e,
     parts,
@@ -127,8 +156,7 @@ export async function composeSession(args: ParsedArgs, source: SettingsSource, e
     layers,
     logOnce: onceLogger(e.log),
   };
-  const session = await buildSession(shared, { cwd, file, sessionDir, model, layer });
-  return { session, registry, pithHome, createSession: (params, current) => createAnotherSession(shared, cwd, params, current) };
+  return { sh, cwd, layer };
 }
 
 function onceLogger(log: (message: string) => void): (message: string) => void {
@@ -337,11 +365,11 @@ function taskToolFor(sh: Shared, o: BuildOptions, parent: () => AgentSession, in
  * `create_session`: another session in this process. Omitted fields follow the process: its cwd,
  * the current model of the session that asked, and the cwd's session folder (or `--session-dir`).
  */
-async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSessionParams, current: AgentSession): Promise<AgentSession> {
+async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSessionParams, current: AgentSession | undefined): Promise<AgentSession> {
   const cwd = p.cwd !== undefined ? path.resolve(processCwd, p.cwd) : processCwd;
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new PithError("invalid_request", `Invalid "cwd": not a folder: ${cwd}`);
   if ((p.provider === undefined) !== (p.modelId === undefined)) throw new PithError("invalid_request", "create_session needs both provider and modelId, or neither");
-  let model = current.model;
+  let model = current?.model;
   if (p.provider !== undefined && p.modelId !== undefined) {
     model = sh.registry.select({ provider: p.provider, id: p.modelId });
     if (!model) throw new PithError("not_found", `Model not found: ${p.provider}/${p.modelId}`);
@@ -360,6 +388,8 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
   try {
     // the new session's own folder decides its trust (and so its settings)
     const layer = await ProjectLayer.create(sh.layers, cwd);
+    // no session asked: the model a fresh process would start with (flags, then the folder's settings)
+    if (!current && p.provider === undefined) model = pickModel(sh.args, layer.settings, sh.registry);
     return await buildSession(sh, { cwd, file, sessionDir, model, layer });
   } catch (err) {
     file.close();
@@ -386,13 +416,13 @@ export function probeModel(args: ParsedArgs, source: SettingsSource, e: Environm
   }
 }
 
-/** The session file the process starts with (engine.md §1.8): --session, --continue, or a new one. */
+/** The session file the process starts with: --session, --continue, or a new one. */
 function openSessionFile(storage: SessionStorage, args: ParsedArgs, sessionDir: string | undefined, cwd: string, pithHome: string): SessionLog {
   if (!sessionDir) return storage.create({ dir: undefined, cwd });
   if (args.session) {
     // a path-like argument resolves against the working directory even when it does not exist
     const file = storage.find(args.session, { dir: sessionDir, cwd, pithHome: args.sessionDir ? undefined : pithHome });
-    // engine.md §1.5: a session file that does not exist yet is created at that exact path
+    // A session file that does not exist yet is created at that exact path
     if (!storage.exists(file)) return storage.createAt(file, { cwd });
     return storage.open(file, { cwd });
   }

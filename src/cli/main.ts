@@ -3,7 +3,8 @@
 import { releaseAllLocks } from "../session/index.js";
 import { killAllProcessGroups } from "../tools/ops/process-groups.js";
 import { errorMessage } from "../shared/errors.js";
-import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode } from "./args.js";
+import { CliError, HELP_TEXT, displayOnlyNotes, parseArgs, rejectFileArgsInRpc, resolveMode, type Mode, type ParsedArgs } from "./args.js";
+import { SERVE_HELP, splitServeArgs, type ServeFlags } from "./serve-args.js";
 import { applyRpcOverrides, readSettingsLayer, settingsPaths } from "./settings.js";
 import type { SettingsSource } from "./project-layer.js";
 import { pithHomeOf, type Environment } from "./compose.js";
@@ -28,14 +29,17 @@ async function main(argv: string[]): Promise<number> {
     return runSessionsCommand(argv.slice(1), env, (line) => process.stdout.write(line + "\n"));
   }
   let args;
+  // `pith serve ...`: its own flags first, the session flags as every mode has them
+  let serve: ReturnType<typeof splitServeArgs> | undefined;
   try {
-    args = parseArgs(argv);
+    if (argv[0] === "serve") serve = splitServeArgs(argv.slice(1));
+    args = parseArgs(serve ? serve.rest : argv);
     if (args.apiKeyFile !== undefined) args.apiKey = readApiKeyFile(args.apiKeyFile, env.cwd);
   } catch (err) {
     return usageFailure(err, "");
   }
   if (args.help) {
-    process.stdout.write(HELP_TEXT);
+    process.stdout.write(HELP_TEXT + SERVE_HELP);
     return 0;
   }
   if (args.version) {
@@ -52,20 +56,21 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     return usageFailure(err, "");
   }
-  let mode;
+  let mode: Mode | "serve";
   try {
-    mode = resolveMode(args, { stdinIsTTY: process.stdin.isTTY === true });
+    mode = serve ? "serve" : resolveMode(args, { stdinIsTTY: process.stdin.isTTY === true });
     if (mode === "rpc" || mode === "acp") rejectFileArgsInRpc(args);
   } catch (err) {
     return usageFailure(err, "Error: ");
   }
   for (const note of displayOnlyNotes(args)) env.log(note);
-  const rpcLike = mode === "rpc" || mode === "acp";
+  const rpcLike = mode === "rpc" || mode === "acp" || mode === "serve";
   const settings: SettingsSource = {
     global,
     finish: rpcLike ? applyRpcOverrides : (s) => s,
   };
   if (mode === "rpc") return runRpcMode(args, settings, env);
+  if (mode === "serve") return runServe(args, serve!.flags, settings, env);
   if (mode === "acp") {
     // loaded only here: the ACP SDK stays out of the other modes' startup
     const { runAcpMode } = await import("./modes/acp.js");
@@ -79,6 +84,16 @@ function usageFailure(err: unknown, prefix: string): number {
   if (!(err instanceof CliError)) throw err;
   process.stderr.write(`${prefix}${err.message}\n`);
   return err.exitCode;
+}
+
+/** `pith serve`: loaded only here, so the WebSocket server stays out of the other modes' startup. */
+async function runServe(args: ParsedArgs, flags: ServeFlags, settings: SettingsSource, env: Environment): Promise<number> {
+  const { runServeMode } = await import("./modes/serve.js");
+  try {
+    return await runServeMode(args, flags, settings, env);
+  } catch (err) {
+    return usageFailure(err, "Error: ");
+  }
 }
 
 /** Credentials leave pith's /proc entries once; a failure is said once (children could read them there). */

@@ -1,4 +1,4 @@
-// The MCP keys of settings.json (issue 21): `mcpServers` kept per file, `mcp.projectServers`
+// The MCP keys of settings.json: `mcpServers` kept per file, `mcp.projectServers`
 // honoured in the global file only, values checked with the key and the file named.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -56,7 +56,7 @@ describe("settings", () => {
     expect(s).not.toHaveProperty("colourScheme");
   });
 
-  it("accepts pi's documented settings keys silently, so one settings file serves both (issue 16)", () => {
+  it("accepts pi's documented settings keys silently, so one settings file serves both", () => {
     const warnings: string[] = [];
     const pi = {
       theme: "dark",

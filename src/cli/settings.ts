@@ -1,4 +1,4 @@
-// settings.json: typed settings with defaults (engine.md §8.2, pi key names where pi has them),
+// settings.json: typed settings with defaults (pi key names where pi has them),
 // loaded from the global and project files, deep-merged project over global over defaults.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -23,7 +23,7 @@ import { defaultLspSettings, type LspSettings } from "../lsp/types.js";
 import { GLOBAL_ONLY_TRUST_KEYS, TRUST_SCHEMA } from "./trust-settings.js";
 
 /**
- * Offered through `call_tool` by default (issue 17): tools most sessions never call (ls, which
+ * Offered through `call_tool` by default: tools most sessions never call (ls, which
  * find covers; subagents; the reference's specialist tools), whose schemas would otherwise ride
  * along in every request. `tools.deferred: []` offers each with its own definition.
  */
@@ -69,7 +69,7 @@ export interface Settings {
   sessionStore?: string;
   /** `read` prefixes each line with its number (xcsh's key); default off, like pi and xcsh. */
   readLineNumbers?: boolean;
-  /** The reference's tool switches (engine §3.2, issue 24). */
+  /** The reference's tool switches. */
   edit: { mode: "replace" | "hashline" };
   astGrep: { enabled: boolean };
   astEdit: { enabled: boolean };
@@ -316,7 +316,7 @@ export function loadSettings(options: LoadSettingsOptions): Settings {
   ]);
 }
 
-/** protocol.md §11.2: RPC mode resets the workflow-altering todo settings to their defaults. */
+/** RPC mode resets the workflow-altering todo settings to their defaults. */
 export function applyRpcOverrides(settings: Settings): Settings {
   const defaults = defaultSettings().todo;
   return {

@@ -1,4 +1,4 @@
-// From settings.json to the options of the reference's tools (issue 24).
+// From settings.json to the options of the reference's tools.
 import type { ReferenceToolsOptions, Tool } from "../tools/index.js";
 import type { Settings } from "./settings.js";
 
@@ -16,7 +16,7 @@ export function referenceToolsOptions(settings: Settings): ReferenceToolsOptions
   };
 }
 
-/** python.toolMode "ipy-only" leaves bash out (engine §3.2). */
+/** python.toolMode "ipy-only" leaves bash out. */
 export function applyPythonMode(tools: Tool[], settings: Settings): Tool[] {
   return settings.python.toolMode === "ipy-only" ? tools.filter((t) => t.name !== "bash") : tools;
 }

@@ -1,4 +1,4 @@
-// One client method per protocol command, grouped as protocol.md §3 groups them. Each sends the
+// One client method per protocol command, grouped as docs/protocol.md groups them. Each sends the
 // command and resolves with its response `data`; `implements CommandMethods` makes a command
 // added to the protocol without a method here fail the typecheck.
 import type { PermissionRulesInput, RpcCommandType, RpcResponseData } from "../protocol/index.js";
@@ -10,7 +10,7 @@ type Data<T extends RpcCommandType> = RpcResponseData<T>;
 type QueueMode = "all" | "one-at-a-time";
 
 export abstract class RpcCommands extends RpcSessionCommands implements CommandMethods {
-  // ── prompting (§3.1–3.5) ──────────────────────────────────────────────────
+  // ── prompting ──────────────────────────────────────────────────
 
   prompt(message: string, opts: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" } = {}): Promise<Data<"prompt">> {
     return this.request("prompt", { message, images: opts.images, streamingBehavior: opts.streamingBehavior });

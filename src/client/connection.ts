@@ -30,6 +30,20 @@ function sleep(ms: number): { promise: Promise<null>; cancel(): void } {
   return { promise, cancel: () => clearTimeout(timer) };
 }
 
+/** What the client needs of a WebSocket (the `ws` package's client socket). */
+interface SocketLink {
+  send(text: string): void;
+  close(code?: number): void;
+  readonly readyState: number;
+}
+
+/** Options of `connect`: the capability token `pith serve` checks at the upgrade. */
+export interface ConnectOptions {
+  token?: string;
+  /** Extra upgrade headers (an `Origin` the server allows, a proxy's own). */
+  headers?: Record<string, string>;
+}
+
 export class RpcConnection {
   /** The `version` of the `ready` frame, once seen. */
   version: string | undefined;
@@ -40,6 +54,8 @@ export class RpcConnection {
   /** Resolves when the process has exited and its stdout is fully read. */
   readonly exited: Promise<ExitInfo>;
   protected child: ChildProcessWithoutNullStreams | undefined;
+  /** The WebSocket of a client that `connect`ed to `pith serve` instead of spawning. */
+  private link: SocketLink | undefined;
   private resolveExited!: (info: ExitInfo) => void;
   private exitInfo: ExitInfo | undefined;
   private readonly splitter = new JsonlLineSplitter();
@@ -74,6 +90,39 @@ export class RpcConnection {
     if (this.options.waitForReady === false) return Promise.race([spawnError, this.spawned(child)]).then(() => this);
     await Promise.race([spawnError, this.waitReady()]);
     if (this.options.protocolVersion === 2) await this.negotiate();
+    return this;
+  }
+
+  /**
+   * Connects to `pith serve` at `url` (`ws://HOST:PORT`, or `ws+unix:/path`) instead of spawning:
+   * the same frames, one per WebSocket text message; waits for `ready` like `start`. A refused
+   * upgrade (401 wrong token, 403 origin) rejects with `spawn_failed` and the HTTP status.
+   */
+  async connect(url: string, opts: ConnectOptions = {}): Promise<this> {
+    if (this.child || this.link) throw new RpcClientError("spawn_failed", "RpcClient already started");
+    // loaded here: hosts that spawn pith never load the WebSocket library
+    const { WebSocket } = await import("ws");
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token !== undefined) headers.Authorization = `Bearer ${opts.token}`;
+    const ws = new WebSocket(url, { headers, perMessageDeflate: false });
+    this.link = ws;
+    const opened = new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("unexpected-response", (_req, res) => {
+        res.resume();
+        reject(new RpcClientError("spawn_failed", `pith serve refused the connection: HTTP ${res.statusCode}`));
+        ws.terminate();
+      });
+      ws.once("error", (err) => reject(new RpcClientError("spawn_failed", `could not connect to ${url}: ${err.message}`)));
+    });
+    opened.catch(() => undefined);
+    // errors before `open` reject `connect`; later ones are reported
+    void opened.then(() => ws.on("error", (err) => this.reportError(err)), () => undefined);
+    ws.on("message", (data) => this.onLine(String(data)));
+    ws.on("close", (code) => this.onClose({ code, signal: null }));
+    await opened;
+    if (this.options.waitForReady === false) return this;
+    await this.waitReady();
     return this;
   }
 
@@ -117,7 +166,7 @@ export class RpcConnection {
 
   /** True between start and exit. */
   get isRunning(): boolean {
-    return this.child !== undefined && this.exitInfo === undefined;
+    return (this.child !== undefined || this.link !== undefined) && this.exitInfo === undefined;
   }
 
   /** Subscribes to one outbound frame type; returns the unsubscribe function. */
@@ -157,8 +206,13 @@ export class RpcConnection {
     });
   }
 
-  /** Writes one raw frame (LF-terminated JSON) to the agent's stdin. */
+  /** Writes one raw frame (LF-terminated JSON) to the agent's stdin, or as one WebSocket message. */
   send(frame: object): void {
+    if (this.link) {
+      if (this.exitInfo || this.link.readyState !== 1) throw new RpcClientError("closed", "the connection to pith serve is closed");
+      this.link.send(JSON.stringify(frame));
+      return;
+    }
     const child = this.child;
     if (!child || this.exitInfo || child.stdin.destroyed || child.stdin.writableEnded) {
       throw new RpcClientError("closed", "the agent process is not running", this.stderr);
@@ -200,7 +254,7 @@ export class RpcConnection {
 
   /**
    * Calls `onError` when a `success: false` response arrives for `id` after it was already
-   * answered (a late prompt failure, protocol.md §2.4). Returns the unwatch function.
+   * answered (a late prompt failure). Returns the unwatch function.
    */
   protected watchLateError(id: string, onError: (err: RpcError) => void): () => void {
     this.lateWatchers.set(id, onError);
@@ -219,6 +273,11 @@ export class RpcConnection {
    * `closeGraceMs`, then SIGTERM and finally SIGKILL to the whole process group.
    */
   async close(): Promise<ExitInfo> {
+    if (this.link) {
+      // the server aborts the connection's runs and releases its sessions
+      if (!this.exitInfo) this.link.close(1000);
+      return this.exited;
+    }
     const child = this.child;
     if (!child) return { code: null, signal: null };
     if (!this.exitInfo) {

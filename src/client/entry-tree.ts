@@ -1,4 +1,4 @@
-// `get_tree`'s nesting built on the client from `get_entries` (issue 19): pith answers trees up
+// `get_tree`'s nesting built on the client from `get_entries`: pith answers trees up
 // to 1,000 entries deep as nested JSON; a longer linear session is nested here instead, without
 // recursion, exactly as the server nests it (roots: entries without a known parent; siblings by
 // timestamp; a node carries the label its latest label entry gave it).

@@ -1,4 +1,4 @@
-// One stdout line of the agent → a frame, or nothing for foreign output (protocol.md §1.2).
+// One stdout line of the agent → a frame, or nothing for foreign output.
 
 /** Parses one stdout line into a frame; `undefined` for blank lines, non-JSON and non-objects. */
 export function parseFrameLine(line: string): Record<string, unknown> | undefined {
@@ -7,7 +7,7 @@ export function parseFrameLine(line: string): Record<string, unknown> | undefine
   try {
     value = JSON.parse(line);
   } catch {
-    // Foreign output on stdout (protocol.md §1.2: hosts skip lines that are not JSON objects).
+    // Foreign output on stdout (hosts skip lines that are not JSON objects).
     return undefined;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;

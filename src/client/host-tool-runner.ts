@@ -1,4 +1,4 @@
-// Serves `host_tool_call` frames with the registered host tools (protocol.md §9): streams
+// Serves `host_tool_call` frames with the registered host tools: streams
 // `host_tool_update`, answers exactly one `host_tool_result` (isError when execute throws),
 // and aborts the execute signal on `host_tool_cancel`.
 import type { HostToolCall, HostToolCancel, RpcHostToolDefinition } from "../protocol/index.js";

@@ -1,6 +1,6 @@
 // pith/client: drive `pith --mode rpc` (or any agent speaking the protocol) from TypeScript.
 export { RpcClient } from "./rpc-client.js";
-export { RpcConnection, type ExitInfo } from "./connection.js";
+export { RpcConnection, type ConnectOptions, type ExitInfo } from "./connection.js";
 export { RpcError, RpcClientError } from "./errors.js";
 export { SessionHandle } from "./session-handle.js";
 export type { ListSessionsOptions } from "./session-methods.js";

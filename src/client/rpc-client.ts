@@ -5,6 +5,7 @@
 import type { HeartbeatFrame, OutboundFrame, PromptResultFrame, RpcHostToolDefinition } from "../protocol/index.js";
 import type { AgentMessage } from "../shared/types.js";
 import { RpcCommands } from "./command-methods.js";
+import type { ConnectOptions } from "./connection.js";
 import { RpcClientError } from "./errors.js";
 import { HostToolRunner } from "./host-tool-runner.js";
 import type { HostTool, PromptAndWaitOptions, RpcClientOptions, UiAnswer, UiRequestHandler } from "./types.js";
@@ -29,6 +30,12 @@ export class RpcClient extends RpcCommands {
   /** Spawns the agent, waits for `ready`, and returns the connected client. */
   static async start(options: RpcClientOptions = {}): Promise<RpcClient> {
     return new RpcClient(options).start();
+  }
+
+  /** Connects to `pith serve` (`ws://HOST:PORT`, token from its token file), waits for `ready`. */
+  static async connect(url: string, options: RpcClientOptions & ConnectOptions = {}): Promise<RpcClient> {
+    const { token, headers, ...rest } = options;
+    return new RpcClient(rest).connect(url, { token, headers });
   }
 
   /** True between an `agent_start` and its `agent_end`, as far as the event stream shows. */

@@ -1,4 +1,4 @@
-// One session of a multi-session agent process (issue 19): every command it sends carries its
+// One session of a multi-session agent process: every command it sends carries its
 // `sessionId`, and its event subscriptions see only the frames stamped with that id (the first
 // session's frames carry none).
 import type { CreateSessionParams, RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";

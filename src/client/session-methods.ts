@@ -1,4 +1,4 @@
-// Client methods for the session commands of issue 19: discovery, the tree, open/delete.
+// Client methods for the session commands: discovery, the tree, open/delete.
 import type { CreateSessionParams, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
 import { RpcConnection } from "./connection.js";
 import { treeFromEntries, type TreeEntry } from "./entry-tree.js";

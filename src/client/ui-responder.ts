@@ -1,4 +1,4 @@
-// Answers extension dialogs (protocol.md §8) with the host's handlers: select / confirm /
+// Answers extension dialogs with the host's handlers: select / confirm /
 // input / editor get one `extension_ui_response`; a `cancel` request aborts the handler's
 // signal and suppresses the answer. Fire-and-forget requests are left to event listeners.
 // A dialog of a created session (its frame carries `sessionId`) goes to that session's handler

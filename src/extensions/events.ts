@@ -1,4 +1,4 @@
-// The events an extension can subscribe to (engine.md §11.3) and what their handlers may return.
+// The events an extension can subscribe to and what their handlers may return.
 import type {
   AgentEvent,
   AgentMessage,

@@ -1,4 +1,4 @@
-// How the results of several handlers of one event combine (engine.md §11.3). A step sees one
+// How the results of several handlers of one event combine. A step sees one
 // handler's non-empty result, may update the event the next handler sees, and may stop the
 // fan-out; `done` turns what was gathered into the runner's answer.
 import type {

@@ -1,4 +1,4 @@
-// Public surface of the MCP layer (design.md §3: may import shared and tools). Importing it
+// Public surface of the MCP layer (may import shared and tools). Importing it
 // does not load the MCP SDK: that happens on the first connection (load-sdk.ts).
 //
 // How the composition root and the session use it:

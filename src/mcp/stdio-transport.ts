@@ -1,4 +1,4 @@
-// An MCP stdio client transport that runs the server in its own process group (design §4.9),
+// An MCP stdio client transport that runs the server in its own process group,
 // so the server and everything it starts die together: on close, on crash, and on pith's exit
 // (the group is in tools' registry, which `killAllProcessGroups()` empties). The SDK's
 // StdioClientTransport cannot do that (no `detached`), so this one spawns the child itself and

@@ -1,5 +1,5 @@
 // The envelope every command schema shares: an optional readable id, a literal `type`, and the
-// optional `sessionId` that addresses one of the process's sessions (issue 19).
+// optional `sessionId` that addresses one of the process's sessions.
 import Type, { type Static, type TSchema } from "typebox";
 
 /** A readable request id: echoed verbatim in the response. */

@@ -1,4 +1,4 @@
-// Every inbound command (protocol.md §3, pi dialect §12.1, pith extras) as a TypeBox schema.
+// Every inbound command (pith extras) as a TypeBox schema.
 // Each variant's doc comment says what answers it. Extra fields are ignored (objects stay open).
 import Type, { type Static, type TSchema } from "typebox";
 import { ImageContentSchema, PermissionRulesInputSchema, ThinkingLevelInputSchema, literals } from "../shared/schema/index.js";
@@ -13,14 +13,14 @@ export { RpcIdSchema, type RpcId } from "./command-schema.js";
 
 const Images = Type.Optional(Type.Array(ImageContentSchema));
 const QueueMode = literals(["all", "one-at-a-time"]);
-/** pith: a JSON Schema the run's final answer must match (issue 26); the result is prompt_result.output. */
+/** pith: a JSON Schema the run's final answer must match; the result is prompt_result.output. */
 const OutputSchema = Type.Optional(
   Type.Unknown({ description: "pith: JSON Schema (draft 2020-12 or draft-07, at most 64 KiB) for a structured answer via submit_result; prompt_result.output carries it" }),
 );
 
 /** One schema per command type, keyed by `type`. */
 export const COMMAND_SCHEMAS = {
-  /** Answered at once with an ack; a late second response carries a pipeline failure (§2.4). */
+  /** Answered at once with an ack; a late second response carries a pipeline failure. */
   prompt: command(
     "prompt",
     { message: Type.String(), images: Images, streamingBehavior: Type.Optional(literals(["steer", "followUp"])), outputSchema: OutputSchema },
@@ -43,7 +43,7 @@ export const COMMAND_SCHEMAS = {
   /** Answered with the RpcSessionState. */
   get_state: command("get_state", {}, "Read the session state."),
   /** Answered with `{todoPhases}`, the normalised stored copy. */
-  // Like the reference, phases are normalised rather than validated (protocol.md §3.9): ids and
+  // Like the reference, phases are normalised rather than validated: ids and
   // statuses are kept as sent; the handler rejects a phase without a `tasks` array by name.
   set_todos: command(
     "set_todos",
@@ -54,7 +54,7 @@ export const COMMAND_SCHEMAS = {
   set_host_tools: command(
     "set_host_tools",
     // Each definition is checked by normalizeHostToolDefinitions (host-tool-definitions.ts) so
-    // that errors use the exact wording of protocol.md §3.10.
+    // that errors use the exact wording
     { tools: Type.Array(Type.Unknown({ description: "RpcHostToolDefinition: {name, label?, description, parameters, hidden?, readOnly?}" })) },
     "Replace the host-owned tools.",
   ),

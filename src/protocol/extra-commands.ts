@@ -1,4 +1,4 @@
-// Commands added for hosts written for oh-my-pi 18 and pi 0.87 (issue 18): protocol negotiation,
+// Commands added for hosts written for oh-my-pi 18 and pi 0.87: protocol negotiation,
 // the event filter, message paging, command and thinking-level discovery, pi's queue and tree
 // reads. Shapes match the peers'; each schema says what answers it.
 import Type from "typebox";

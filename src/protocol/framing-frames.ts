@@ -14,6 +14,10 @@ export const READY_PROTOCOL_FIELDS = {
   maxFrameBytes: Type.Optional(Num),
   maxReassembledFrameBytes: Type.Optional(Num),
   capabilities: Type.Optional(Type.Array(Str, { description: "pith: names of the extensions this process supports." })),
+  transport: Type.Optional(
+    Type.Literal("websocket", { description: "pith serve: this connection carries one frame per WebSocket text message (absent on stdio)." }),
+  ),
+  maxMessageBytes: Type.Optional(Num),
 };
 
 export const RpcChunkFrameSchema = Type.Object(

@@ -16,7 +16,7 @@ function errorOf(defs: unknown[]): string {
   throw new Error("normalizeHostToolDefinitions did not throw");
 }
 
-describe("host tool definitions (set_host_tools, §3.10)", () => {
+describe("host tool definitions (set_host_tools)", () => {
   it("trim names and descriptions, default the label to the name, keep only a literal true hidden or readOnly", () => {
     const defs = normalizeHostToolDefinitions([
       { name: " Upper_Case-1 ", label: "  ", description: " d ", parameters: {}, hidden: "yes", readOnly: "yes", extra: 1 },

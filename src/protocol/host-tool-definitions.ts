@@ -1,4 +1,4 @@
-// Host tool definitions (protocol.md §3.10): the published shape and the one check that
+// Host tool definitions: the published shape and the one check that
 // `set_host_tools` applies to each entry. The command schema types `tools` as an array of unknown
 // values so that a bad entry is reported with the spec's wording, here, in index order.
 import Type, { type Static } from "typebox";
@@ -20,7 +20,7 @@ export type RpcHostToolDefinition = Static<typeof RpcHostToolDefinitionSchema>;
 /** A checked definition: trimmed name and description, label defaulted to the name, hidden and readOnly booleans. */
 export type HostToolDefinition = Required<RpcHostToolDefinition>;
 
-/** Host tool names pith activates (design.md §4.7: upper case too). */
+/** Host tool names pith activates (upper case too). */
 export const HOST_TOOL_NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
 const invalid = (message: string) => new PithError("invalid_request", message);
@@ -47,7 +47,7 @@ function normalizeOne(def: unknown, index: number): HostToolDefinition {
 }
 
 /**
- * Checks `set_host_tools` `tools` in order; throws `invalid_request` with the §3.10 message of
+ * Checks `set_host_tools` `tools` in order; throws `invalid_request` with the protocol's message for
  * the first bad entry, or when two entries share a name (case-sensitive).
  */
 export function normalizeHostToolDefinitions(defs: readonly unknown[]): HostToolDefinition[] {

@@ -1,4 +1,4 @@
-// Inbound frames that are not commands (protocol.md §8.2, §9.3, §9.4), and the inbound union.
+// Inbound frames that are not commands, and the inbound union.
 import Type, { type Static } from "typebox";
 import { AgentToolResultSchema } from "../shared/schema/index.js";
 import { RpcCommandSchema, type RpcCommand } from "./commands.js";

@@ -1,4 +1,4 @@
-// Where a prompt stands and whether the process is alive (issue 18): the `prompt_result` frame
+// Where a prompt stands and whether the process is alive: the `prompt_result` frame
 // (oh-my-pi's shape), the `heartbeat` frame and its `set_heartbeat` switch, and the
 // `get_integrations` health check. Commands and responses are spread into the command and
 // response tables; frames into the outbound union.

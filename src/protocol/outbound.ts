@@ -1,4 +1,4 @@
-// Every frame pith writes to stdout (protocol.md §1.8): ready, responses, events, UI and host-tool
+// Every frame pith writes to stdout: ready, responses, events, UI and host-tool
 // requests, extension errors.
 import Type, { type Static, type TSchema } from "typebox";
 import { AGENT_EVENT_SCHEMAS, PermissionPayloadSchema, RecordSchema, SESSION_EVENT_SCHEMAS, literals } from "../shared/schema/index.js";

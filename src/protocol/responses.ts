@@ -1,4 +1,4 @@
-// The response envelope (protocol.md §2) and the `data` each command answers with (§2.5, §3).
+// The response envelope and the `data` each command answers with.
 import Type, { type Static, type TSchema } from "typebox";
 import {
   AgentMessageSchema,
@@ -84,7 +84,7 @@ export const RpcSessionStateSchema = Type.Object({
   permissions: Opt(PermissionStateSchema),
   /** pith: the sandbox of the bash tool and command (`mode: "off"` when none). */
   sandbox: Opt(SandboxStateSchema),
-  /** pith: built-in tools not offered because a dependency is missing, and why (issue 24). */
+  /** pith: built-in tools not offered because a dependency is missing, and why. */
   unavailableTools: Opt(Type.Array(Type.Object({ name: Str, reason: Str }))),
   /** pith: the language servers and why any is not used (absent when setting lsp.enabled is off). */
   lspServers: Opt(Type.Array(LspServerStatusSchema)),

@@ -1,4 +1,4 @@
-// pith's commands for hosts that manage sessions (issue 19): discovery, the tree (oh-my-pi's
+// pith's commands for hosts that manage sessions: discovery, the tree (oh-my-pi's
 // shapes), open/delete, and many sessions in one process. Spread into COMMAND_SCHEMAS and
 // RESPONSE_DATA_SCHEMAS.
 import Type, { type Static } from "typebox";
@@ -52,7 +52,7 @@ export const SESSION_COMMAND_SCHEMAS = {
 export const CreateSessionParamsSchema = Type.Omit(SESSION_COMMAND_SCHEMAS.create_session, ["id", "type", "sessionId"]);
 export type CreateSessionParams = Static<typeof CreateSessionParamsSchema>;
 
-/** An entry of the session file (spec/engine.md §1.3): `{type, id, parentId, timestamp, ...}`. */
+/** An entry of the session file: `{type, id, parentId, timestamp, ...}`. */
 const SessionEntrySchema = Type.Unknown({ description: "SessionEntry: {type, id, parentId, timestamp, ...fields of its type}" });
 
 export const SessionSummarySchema = Type.Object({

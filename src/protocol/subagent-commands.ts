@@ -1,4 +1,4 @@
-// oh-my-pi's subagent commands (issue 23): set_subagent_subscription, get_subagents and
+// oh-my-pi's subagent commands: set_subagent_subscription, get_subagents and
 // get_subagent_messages. Spread into COMMAND_SCHEMAS and RESPONSE_DATA_SCHEMAS.
 import Type from "typebox";
 import { AgentMessageSchema, AgentProgressSchema, AgentSourceSchema, RecordSchema } from "../shared/schema/index.js";

@@ -25,7 +25,7 @@ const CASES: Record<RpcCommandType, { valid: Record<string, unknown>; bad?: [Rec
   },
   set_host_tools: {
     valid: { tools: [tool] },
-    // Definitions themselves are checked by the handler (exact §3.10 messages); the boundary checks the array.
+    // Definitions themselves are checked by the handler (exact protocol messages); the boundary checks the array.
     bad: [{ tools: { ...tool } }, 'Invalid "tools": expected array'],
   },
   set_model: { valid: { provider: "p", modelId: "m" }, bad: [{ provider: "p" }, 'Invalid "modelId": expected string'] },
@@ -122,7 +122,7 @@ describe("validateInbound: commands", () => {
   });
 });
 
-describe("validateInbound: dispatch order (protocol.md §1.4)", () => {
+describe("validateInbound: dispatch order", () => {
   it("routes UI responses first and ignores malformed ones", () => {
     const frame = { type: "extension_ui_response", id: "u1", confirmed: true };
     expect(validateInbound(frame)).toEqual({ kind: "ui_response", frame });
@@ -164,7 +164,7 @@ describe("validateInbound: dispatch order (protocol.md §1.4)", () => {
   });
 });
 
-describe("validateInbound: hostile values (issue 16)", () => {
+describe("validateInbound: hostile values", () => {
   const deep = (depth: number): unknown => {
     let value: unknown = [];
     for (let i = 0; i < depth; i++) value = [value];

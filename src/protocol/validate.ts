@@ -1,4 +1,4 @@
-// Boundary validation: one parsed inbound value → a tagged, typed result (protocol.md §1.4).
+// Boundary validation: one parsed inbound value → a tagged, typed result.
 import type { TSchema } from "typebox";
 import { compiled } from "../shared/schema/compiled.js";
 import { COMMAND_SCHEMAS, isCommandType, type RpcCommand, type RpcId } from "./commands.js";

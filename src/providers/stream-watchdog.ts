@@ -1,4 +1,4 @@
-// Guards one provider request against a peer that stops sending (issue 16, item 3): a limit
+// Guards one provider request against a peer that stops sending: a limit
 // on the wait for the first data of the reply and one on the silence between chunks. When
 // either runs out the request is aborted and `reason` says why; the adapter turns that into an
 // `error` reply (retryable: the message says "timed out").

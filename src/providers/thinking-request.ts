@@ -1,4 +1,4 @@
-// Maps a thinking level to provider request options (engine.md §6.6): Anthropic budget tokens
+// Maps a thinking level to provider request options: Anthropic budget tokens
 // or adaptive effort, OpenAI reasoningEffort, Google thinkingConfig; adjusts max tokens for
 // budget mode. The keys of `providerOptions` are the AI SDK provider-option namespaces.
 import type { Effort, Model, ThinkingLevel } from "../shared/types.js";

@@ -17,7 +17,7 @@ function ctx(signal = new AbortController().signal, updates: AgentToolResult[] =
   return { toolCallId: "toolu_1", signal, onUpdate: (p: AgentToolResult) => void updates.push(p) };
 }
 
-describe("define (set_host_tools, §3.10)", () => {
+describe("define (set_host_tools)", () => {
   it("normalises names, labels and hidden, and reports names in order", () => {
     const { bridge } = setup();
     const { tools, names } = bridge.define([
@@ -40,7 +40,7 @@ describe("define (set_host_tools, §3.10)", () => {
   });
 });
 
-describe("host tool execution (§9)", () => {
+describe("host tool execution", () => {
   it("writes host_tool_call, forwards updates, resolves with the result exactly as sent", async () => {
     const { bridge, frames, tool } = setup();
     const updates: AgentToolResult[] = [];

@@ -1,4 +1,4 @@
-// Host tools (protocol.md §3.10, §9): tools the embedding host defines with `set_host_tools`
+// Host tools: tools the embedding host defines with `set_host_tools`
 // and executes itself. A call is a `host_tool_call` frame; the host streams `host_tool_update`s
 // and answers once with `host_tool_result`; abort sends `host_tool_cancel`.
 // The returned tools satisfy the tools layer's Tool contract structurally (rpc does not import
@@ -39,7 +39,7 @@ export interface HostToolBridgeOptions {
 }
 
 export interface HostToolBridge {
-  /** Checks a `set_host_tools` `tools` array; throws PithError with the §3.10 messages. */
+  /** Checks a `set_host_tools` `tools` array; throws PithError with the protocol's messages. */
   define(defs: readonly unknown[]): { tools: HostTool[]; names: string[] };
   /** Settles call `frame.id`; false (and nothing happens) when the id is unknown or finished. */
   handleResult(frame: HostToolResultFrame): boolean;

@@ -19,12 +19,38 @@ export const CAPABILITIES: readonly string[] = [
   "integrations",
 ];
 
-export function readyFrame(version: string): ReadyFrame {
+/**
+ * A transport that carries each frame as one message (WebSocket): frames have no line to outgrow,
+ * so protocol version 2's chunked framing is not offered, and `ready` names the transport and the
+ * largest inbound message it accepts.
+ */
+export interface MessageTransportInfo {
+  transport: "websocket";
+  maxMessageBytes: number;
+}
+
+/** The protocol versions `negotiate_protocol` may switch to over this transport. */
+export function supportedProtocolVersions(wire: MessageTransportInfo | undefined): number[] {
+  return wire ? [1] : [1, 2];
+}
+
+export function readyFrame(version: string, wire?: MessageTransportInfo): ReadyFrame {
+  if (wire) {
+    return {
+      type: "ready",
+      version,
+      protocolVersion: 1,
+      supportedProtocolVersions: supportedProtocolVersions(wire),
+      capabilities: CAPABILITIES.filter((c) => c !== "protocol_v2"),
+      transport: wire.transport,
+      maxMessageBytes: wire.maxMessageBytes,
+    };
+  }
   return {
     type: "ready",
     version,
     protocolVersion: 1,
-    supportedProtocolVersions: [1, 2],
+    supportedProtocolVersions: supportedProtocolVersions(undefined),
     maxFrameBytes: MAX_FRAME_BYTES,
     maxReassembledFrameBytes: MAX_REASSEMBLED_FRAME_BYTES,
     capabilities: [...CAPABILITIES],

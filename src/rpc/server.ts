@@ -10,7 +10,7 @@ import { parseFrame, type Transport } from "../transport/index.js";
 import { COMMANDS, CONTROL_COMMANDS, onArrival, type CommandContext, type Deferred } from "./commands/index.js";
 import type { EventFramer } from "./event-frames.js";
 import { FrameEncoder } from "./frame-encoder.js";
-import { readyFrame } from "./ready.js";
+import { readyFrame, supportedProtocolVersions, type MessageTransportInfo } from "./ready.js";
 import type { HostToolBridge } from "./host-tools.js";
 import { ClosedSessionError, SessionRouter, type SessionFactory, type SessionSlot } from "./session-router.js";
 import type { RpcUiBridge } from "./ui-bridge.js";
@@ -30,6 +30,8 @@ export interface RpcServerOptions {
   log(message: string): void;
   /** Builds further sessions for `create_session` (the composition root's); absent: one session only. */
   sessionFactory?: SessionFactory;
+  /** The transport carries one frame per message (WebSocket): said in `ready`, no version 2 framing. */
+  wire?: MessageTransportInfo;
 }
 
 type Id = string | number | undefined;
@@ -68,6 +70,7 @@ export class RpcServer {
       emitTitle: opts.emitTitle ?? false,
       heartbeatMs: opts.heartbeatMs,
       version: opts.version ?? "0.0.0",
+      protocolVersions: supportedProtocolVersions(opts.wire),
       newId: opts.newId ?? (() => snowflake()),
       log: opts.log,
       factory: opts.sessionFactory,
@@ -81,9 +84,9 @@ export class RpcServer {
     this.extensionBindings = main.extensionBindings;
   }
 
-  /** The first frame of the process (design.md §4.2). */
+  /** The first frame of the process. */
   ready(version: string): void {
-    this.framer.write(readyFrame(version));
+    this.framer.write(readyFrame(version, this.opts.wire));
   }
 
   /** Writes `available_commands_update` if the extensions just attached registered commands. */
@@ -204,7 +207,7 @@ export class RpcServer {
     }
   }
 
-  /** Input EOF (design.md §4.10): finish accepted work, fail what needs the host, flush, exit 0. */
+  /** Input EOF: finish accepted work, fail what needs the host, flush, exit 0. */
   private async finish(): Promise<number> {
     for (const slot of this.router.all()) {
       slot.heartbeat.stop();
@@ -223,6 +226,27 @@ export class RpcServer {
     await this.transport.writer.flush();
     return 0;
   }
+
+  /** Resolves once every session's queued commands are answered and no run is going on (draining). */
+  async idle(): Promise<void> {
+    await Promise.all(
+      this.router.all().map(async (slot) => {
+        await slot.queue;
+        await slot.session.waitForSettled();
+      }),
+    );
+  }
+
+  /**
+   * The host is gone (its connection closed): commands still queued fail, every run is aborted,
+   * dialogs and host tool calls end, and every session (the first one too) is flushed, closed and
+   * unlocked, so another connection can open its file. Idempotent.
+   */
+  disconnect(): Promise<void> {
+    this.disconnecting ??= this.router.closeAll();
+    return this.disconnecting;
+  }
+  private disconnecting: Promise<void> | undefined;
 
   /** SIGINT/SIGTERM: abort the run, flush what was written. */
   async terminate(): Promise<void> {

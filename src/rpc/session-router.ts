@@ -1,4 +1,4 @@
-// Many sessions in one process (issue 19). Each session gets a slot: its own EventFramer over the
+// Many sessions in one process. Each session gets a slot: its own EventFramer over the
 // shared sink (a non-default session's framer stamps `sessionId` on every frame it writes, so
 // frames other front-door code adds are stamped too), its own UI and host-tool bridges, its own
 // command queue and its own CommandContext. The session the process started with is the default
@@ -31,6 +31,8 @@ export interface RouterOptions {
   heartbeatMs?: number;
   /** pith's version, for get_integrations. */
   version: string;
+  /** What the connection's `ready` offered to negotiate_protocol. */
+  protocolVersions: readonly number[];
   newId(): string;
   log(message: string): void;
   factory?: SessionFactory;
@@ -101,6 +103,7 @@ export class SessionSlot {
       promptResults: new PromptResults({ write: writeFrame, isSettled: () => session.isSettled }),
       heartbeat: this.heartbeat,
       version: o.version,
+      protocolVersions: o.protocolVersions,
       lateError: (command, reqId, err) => o.lateError(this, command, reqId, err),
       sessions: router,
       slotId: id,
@@ -132,7 +135,7 @@ export class SessionSlot {
 
 function stampingSink(sink: FrameSink, sessionId: string): FrameSink {
   return {
-    // every frame may carry `sessionId` (issue 19); the union of frame types does not list it on each
+    // every frame may carry `sessionId`; the union of frame types does not list it on each
     write: (frame, final) => sink.write({ ...frame, sessionId } as unknown as RpcFrame, final),
     get pendingBytes() {
       return sink.pendingBytes;
@@ -189,10 +192,19 @@ export class SessionRouter implements SessionsPort {
   async close(id: string): Promise<void> {
     const slot = this.slotFor(id);
     if (slot.isDefault) throw new PithError("invalid_request", "The process's first session cannot be closed (end stdin to exit)");
+    await this.end(slot);
+  }
+
+  /** Every session, the default one too (the host's connection is gone); work queued behind them fails. */
+  async closeAll(): Promise<void> {
+    await Promise.all(this.all().map((slot) => this.end(slot)));
+  }
+
+  private async end(slot: SessionSlot): Promise<void> {
     slot.closed = true;
-    this.slots.delete(id);
+    this.slots.delete(slot.id);
     if (this.closedIds.size >= MAX_CLOSED_IDS) this.closedIds.delete(this.closedIds.values().next().value as string);
-    this.closedIds.add(id);
+    this.closedIds.add(slot.id);
     await slot.session.handle({ type: "abort_bash" });
     await slot.session.abort();
     slot.detach();

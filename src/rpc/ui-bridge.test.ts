@@ -56,7 +56,7 @@ describe("rpc ui bridge: request frames", () => {
   });
 });
 
-describe("rpc ui bridge: responses (§8.2 order)", () => {
+describe("rpc ui bridge: responses (in the documented order)", () => {
   it("select/input/editor take value; confirm takes confirmed and ignores value", async () => {
     const { ui } = bridge();
     const s = ui.select("t", ["a"]);

@@ -1,7 +1,7 @@
-// The extension UI port over RPC (protocol.md §8): every call is an `extension_ui_request`
+// The extension UI port over RPC: every call is an `extension_ui_request`
 // frame with a fresh id; dialogs wait for the matching `extension_ui_response`. Timeouts run
 // here; on timeout or abort pith also sends `method:"cancel"` so the host can close its dialog
-// (design §4.8). The shapes mirror the extensions layer's ExtensionUi port structurally
+//. The shapes mirror the extensions layer's ExtensionUi port structurally
 // (rpc does not import extensions).
 import type { ExtensionUiRequest } from "../protocol/index.js";
 
@@ -44,7 +44,7 @@ export interface RpcUiBridge {
   setTitle(title: string): void;
   setEditorText(text: string): void;
   getEditorText(): string;
-  /** Settles the pending dialog `frame.id` (§8.2); unknown and late ids are ignored. */
+  /** Settles the pending dialog `frame.id`; unknown and late ids are ignored. */
   handleResponse(frame: UiResponseFrame): void;
   /** stdin EOF: every pending dialog, and every later one, resolves with its default, no frames. */
   cancelAll(): void;
@@ -63,7 +63,7 @@ interface Pending {
 
 const defaultOf = (kind: Kind): unknown => (kind === "confirm" ? false : undefined);
 
-/** §8.2, in order: cancelled → default; confirm reads `confirmed`; the others read `value`. */
+/** In order: cancelled → default; confirm reads `confirmed`; the others read `value`. */
 function interpret(kind: Kind, frame: UiResponseFrame): unknown {
   if (frame.cancelled) return defaultOf(kind);
   if (kind === "confirm") return "confirmed" in frame ? frame.confirmed : false;

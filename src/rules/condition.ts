@@ -1,4 +1,4 @@
-// Rule conditions (engine §10.2): regex strings, a leading PCRE-style `(?i)`/`(?ims)` flag group
+// Rule conditions: regex strings, a leading PCRE-style `(?i)`/`(?ims)` flag group
 // translated to flags, and file-glob-looking tokens turned into edit/write scopes. Conditions run
 // on the linear-time engine (shared/linear-regex.ts): a rule file cannot hold the process, and a
 // condition that engine cannot take (lookaround, back-references) is refused when it loads.

@@ -1,4 +1,4 @@
-// TTSR: time-traveling stream rules (engine §10).
+// TTSR: time-traveling stream rules.
 export { loadTtsrRules, readTtsrRules, type LoadTtsrRulesOptions } from "./load-rules.js";
 export { findRuleFiles, type FindRuleFilesOptions, type RuleFileRef } from "./rule-files.js";
 export { parseRuleFile } from "./rule-file.js";

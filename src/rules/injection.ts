@@ -1,4 +1,4 @@
-// The hidden message that tells the model which rule it broke (engine §10.4 step 3).
+// The hidden message that tells the model which rule it broke.
 import type { CustomMessage, TtsrRule } from "../shared/types.js";
 
 export const TTSR_INJECTION_TYPE = "ttsr-injection";
@@ -40,7 +40,7 @@ export interface InjectionEntryLike {
 }
 
 /**
- * Names of the rules already injected on a branch (engine §10.3 `repeatMode: once`): read back
+ * Names of the rules already injected on a branch (`repeatMode: once`): read back
  * from the persisted `ttsr-injection` custom messages, whose `details.rules` lists them.
  */
 export function injectedRuleNames(entries: readonly InjectionEntryLike[]): string[] {

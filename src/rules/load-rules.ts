@@ -1,4 +1,4 @@
-// Loading rule files (engine §10.2): `<pithHome>/rules/*.md|.mdc` (level user) and
+// Loading rule files: `<pithHome>/rules/*.md|.mdc` (level user) and
 // `<cwd>/.pith/rules/*.md|.mdc` (level project). The project copy of a name wins over the user's.
 import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";

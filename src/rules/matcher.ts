@@ -1,4 +1,4 @@
-// Matching streamed output against TTSR rules (engine §10.3, §10.4). Each stream (text, thinking,
+// Matching streamed output against TTSR rules. Each stream (text, thinking,
 // one per tool call) keeps a bounded sliding window, so a long reply stays cheap to scan.
 import type { TtsrRule } from "../shared/types.js";
 import { compileCondition, isCompiled, maxMatchLength } from "./condition.js";
@@ -140,7 +140,7 @@ export class TtsrMatcher {
 
   /**
    * A new prompt: buffers and queued rules are dropped. Which rules already fired is kept: with
-   * `repeatMode: once` a rule fires at most once per session (engine §10.3).
+   * `repeatMode: once` a rule fires at most once per session.
    */
   resetForPrompt(): void {
     this.streams.clear();

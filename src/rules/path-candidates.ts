@@ -1,4 +1,4 @@
-// The file paths a tool call is about (engine §10.3): string arguments named `path`/`*path` and
+// The file paths a tool call is about: string arguments named `path`/`*path` and
 // string-array arguments named `paths`/`*paths`, each in several spellings so globs written
 // relative, absolute or as a basename all match.
 import { isAbsolute, relative, resolve } from "node:path";

@@ -1,4 +1,4 @@
-// One rule file → one TtsrRule (engine §10.2): front-matter keys, the body as content, glob
+// One rule file → one TtsrRule: front-matter keys, the body as content, glob
 // conditions expanded, invalid regexes and unreachable scopes reported and dropped.
 import { errorMessage } from "../shared/errors.js";
 import { compileLinearGlob } from "../shared/linear-glob.js";

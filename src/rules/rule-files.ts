@@ -1,6 +1,6 @@
-// Finding rule files (engine §10.2) without parsing them: `<cwd>/.pith/rules/*.md|.mdc`
+// Finding rule files without parsing them: `<cwd>/.pith/rules/*.md|.mdc`
 // (level project) then `<pithHome>/rules/*.md|.mdc` (level user). Kept apart from the parser
-// and the matcher so that a session with no rule files never loads them (design.md §5).
+// and the matcher so that a session with no rule files never loads them.
 import { readdirSync } from "node:fs";
 import { join, extname, resolve } from "node:path";
 import { errorMessage } from "../shared/errors.js";

@@ -1,4 +1,4 @@
-// Where a rule listens (engine §10.2 `scope`, `globs`): assistant text, thinking, any tool call,
+// Where a rule listens (`scope`, `globs`): assistant text, thinking, any tool call,
 // or tool calls by name and/or path glob. Tool names compare case-insensitively.
 import { compileLinearGlob } from "../shared/linear-glob.js";
 

@@ -542,7 +542,7 @@ export class AgentSession {
         throw err;
       }
     });
-    // `done` rejects only for failures after the ack (a late error for the host, §2.4).
+    // `done` rejects only for failures after the ack (a late error for the host).
     return { accepted, done: done.catch((err) => (acceptedNow ? Promise.reject(err) : undefined)), outcome };
   }
 
@@ -682,7 +682,7 @@ export class AgentSession {
   }
 
   /**
-   * engine.md §1.8: a brand-new session records the chosen model and thinking level first. A file
+   * A brand-new session records the chosen model and thinking level first. A file
    * that was opened is never written by loading it (not even one whose entries were all damaged).
    */
   private recordStartState(): void {

@@ -1,8 +1,8 @@
-// Applies compaction to the session (spec/engine.md §4): manual `compact`, the threshold
+// Applies compaction to the session: manual `compact`, the threshold
 // check after a run and before a prompt, and overflow recovery. The cut point and the summary
 // come from ./compaction/; this file decides when, records the entry and rebuilds context.
 // The summarising code (prepare, prompts, serializer) is imported on first use: startup and
-// sessions that never compact do not parse it (design.md §5).
+// sessions that never compact do not parse it.
 import { resolveThinkingLevel } from "../providers/models/thinking.js";
 import { PithError, errorMessage } from "../shared/errors.js";
 import type { StreamFn } from "../providers/types.js";
@@ -139,7 +139,7 @@ export class Compactor {
     return { kind: "continue", prompts: [{ role: "developer", content: CONTINUE_PROMPT, attribution: "agent", timestamp: Date.now() }] };
   }
 
-  /** §4.2 step 1: an overflow error from the current model (another model's limit says nothing about this one). */
+  /** An overflow error from the current model (another model's limit says nothing about this one). */
   private isOverflowToRecover(last: AssistantMessage): boolean {
     const model = this.conversation.model;
     if (!model || last.stopReason !== "error" || last.provider !== model.provider || last.model !== model.id) return false;

@@ -1,4 +1,4 @@
-// Project context files (engine §7.2, pi): `AGENTS.md`, else `CLAUDE.md`, from the pith home
+// Project context files (pi): `AGENTS.md`, else `CLAUDE.md`, from the pith home
 // directory, then from every directory from the filesystem root down to cwd (one per directory).
 import { promises as fsp } from "node:fs";
 import { dirname, join, parse, resolve } from "node:path";

@@ -91,7 +91,7 @@ export class Conversation {
     this.persist(message);
   }
 
-  /** Records a model switch in the log (design.md §4.11: never in the settings files). */
+  /** Records a model switch in the log (never in the settings files). */
   setModel(model: Model): void {
     this.model = model;
     this.current.append({ type: "model_change", provider: model.provider, modelId: model.id });

@@ -1,4 +1,4 @@
-// The LLM's view of the session context (spec/engine.md §2.5): every AgentMessage role is
+// The LLM's view of the session context: every AgentMessage role is
 // projected onto the four roles providers understand, tool calls are re-paired with their
 // results, and runs of plain-text user messages are merged.
 //

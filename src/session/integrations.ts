@@ -1,6 +1,7 @@
-// `get_integrations`: the model provider's health and the extensions' status checks
-// (`pi.registerServiceStatus`), all run at once and each bounded by a timeout. The front door
-// adds its own version to the answer.
+// `get_integrations` (without the reference's product service): the model provider's health and
+// the extensions' status checks (`pi.registerServiceStatus`), all run at once and each bounded by a
+// timeout. It is a control command, so it never holds up others. The front door adds its own
+// version to the answer.
 import type { Integrations } from "../protocol/index.js";
 import type { ExtensionRunner } from "../extensions/index.js";
 import type { SessionModels } from "./session-models.js";

@@ -1,6 +1,6 @@
 // The parts of a prompt run that come from optional subsystems: the eager todo prelude,
 // todo reminders, and TTSR stream rules. Extension hooks live in ./extension-hooks.ts.
-// The TTSR parser and matcher are imported only when rule files exist (design.md §5).
+// The TTSR parser and matcher are imported only when rule files exist.
 import type { AgentEvent, AgentMessage, AssistantMessage, SessionEvent, UserMessage } from "../shared/types.js";
 import type { ToolChoice } from "../providers/types.js";
 import type { Conversation } from "./conversation.js";
@@ -96,7 +96,7 @@ export class PromptExtras {
   }
 
   /**
-   * `repeatMode: once` holds per session, across restarts (engine §10.3): the first prompt on a
+   * `repeatMode: once` holds per session, across restarts: the first prompt on a
    * store reads back which rules its branch already injected.
    */
   private restoreTtsrFired(): void {
@@ -149,7 +149,7 @@ export class PromptExtras {
 
   /**
    * A reply completed normally: rules that matched without interrupting (interruptMode) are
-   * delivered as a follow-up, so the correction applies before the run stops (engine §10.4).
+   * delivered as a follow-up, so the correction applies before the run stops.
    */
   onAssistantEnd(message: AssistantMessage): void {
     if (!this.ttsr || message.stopReason === "aborted" || message.stopReason === "error") return;
@@ -206,7 +206,7 @@ export class PromptExtras {
     const next = this.reminder.next(last, this.conversation.todos.get());
     if (!next) return undefined;
     this.deps.emit(next.event);
-    // Hidden and in-memory only (engine §9.3): a reloaded session does not replay old reminders.
+    // Hidden and in-memory only: a reloaded session does not replay old reminders.
     this.conversation.messages.push(next.message);
     return { kind: "continue", prompts: [] };
   }

@@ -1,4 +1,4 @@
-// The steering and follow-up queues (spec/protocol.md §7.3, §7.7). FIFO, with a dequeue
+// The steering and follow-up queues. FIFO, with a dequeue
 // mode each; "next turn" holds hidden messages waiting for the next prompt.
 import type { AgentMessage, UserContent, UserMessage } from "../shared/types.js";
 import { contentText } from "../store/message-text.js";

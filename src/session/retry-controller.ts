@@ -1,4 +1,4 @@
-// Auto-retry of transient provider failures (spec/engine.md §5): attempts, backoff,
+// Auto-retry of transient provider failures: attempts, backoff,
 // `auto_retry_start` / `auto_retry_end`, and `abort_retry` cancelling a sleeping backoff.
 import { anySignal, isAbortError, sleep } from "../shared/abort.js";
 import type { AssistantMessage, SessionEvent } from "../shared/types.js";

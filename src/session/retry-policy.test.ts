@@ -110,7 +110,7 @@ describe("planRetry", () => {
   });
 });
 
-describe("stream timeouts (issue 16, item 3)", () => {
+describe("stream timeouts", () => {
   it("treats a first-byte or idle timeout as transient", () => {
     for (const text of [firstByteTimeoutMessage(60_000), idleTimeoutMessage(120_000)]) {
       const msg = failed(text);

@@ -1,5 +1,4 @@
-// Which provider failures are worth re-sending and how long to wait (spec/engine.md §5.1,
-// §5.3). Pure functions; the retry controller owns the attempts, events and sleeping.
+// Which provider failures are worth re-sending and how long to wait. Pure functions; the retry controller owns the attempts, events and sleeping.
 import type { AssistantMessage } from "../shared/types.js";
 import { isOverflowErrorText } from "./compaction/overflow.js";
 
@@ -43,7 +42,7 @@ const PERMANENT: readonly RegExp[] = [
 ];
 
 /**
- * True for an `error` reply caused by something transient (§5.1). Never for aborts, auth or
+ * True for an `error` reply caused by something transient. Never for aborts, auth or
  * permission failures, invalid requests, or context overflow (that is compaction's job).
  */
 export function isRetryableError(msg: AssistantMessage): boolean {
@@ -57,7 +56,7 @@ export function isRetryableError(msg: AssistantMessage): boolean {
 
 export interface RetryDelaySettings {
   baseDelayMs: number;
-  /** Longest wait pith accepts: a server asking for more is not waited out (§5.1). */
+  /** Longest wait pith accepts: a server asking for more is not waited out. */
   maxDelayMs: number;
 }
 

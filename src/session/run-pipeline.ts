@@ -160,7 +160,7 @@ export class RunPipeline {
     if (reply) this.o.extras.onAssistantEnd(reply);
     this.o.hooks.forward(event);
     this.o.emit(event);
-    // After the reply's message_end: a retried request that succeeded ends its sequence (engine §5.3).
+    // After the reply's message_end: a retried request that succeeded ends its sequence.
     if (reply) this.o.retry.onAssistantEnd(reply);
   }
 

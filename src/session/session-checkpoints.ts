@@ -1,4 +1,4 @@
-// File checkpoints of the cwd as a session uses them (issue 25): one per user message that starts
+// File checkpoints of the cwd as a session uses them: one per user message that starts
 // or joins a run, taken beside the model request and awaited before the run's first tool; each is
 // recorded in the session file (a `custom` entry, so it survives restarts and switch_session and
 // never enters the context) and announced with `checkpoint_created`. The engine lives in

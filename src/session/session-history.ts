@@ -1,4 +1,4 @@
-// The session file and its tree as a host sees them (spec/engine.md §1.9): new_session,
+// The session file and its tree as a host sees them: new_session,
 // switch_session, branch (pi: fork), clone, the name, the user messages one can branch from, the
 // stats and the HTML export. Unlike the reference, a running turn is aborted with its closing
 // events visible: the host always sees the run end before the session changes.
@@ -92,7 +92,7 @@ export class SessionHistory {
     this.o.clearQueues();
     this.o.replaceLog(log);
     this.conversation.todos.set([]);
-    // engine.md §1.9.1 step 4: the level is recorded (in memory until the first reply), so a later
+    // The level is recorded (in memory until the first reply), so a later
     // switch back restores it; no model_change: the first assistant message records the model
     const level = this.conversation.thinkingLevel;
     if (level !== undefined) log.append({ type: "thinking_level_change", thinkingLevel: level });

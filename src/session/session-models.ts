@@ -1,5 +1,5 @@
-// Model and thinking-level selection (spec/protocol.md §3.12–3.16). Changes are recorded in
-// the session file; they never touch the user's settings (design.md §4.11).
+// Model and thinking-level selection. Changes are recorded in
+// the session file; they never touch the user's settings.
 import { noApiKeyMessage, noModelMessage } from "../providers/models/env-keys.js";
 import { nextModel, sameModel } from "../providers/models/model-cycle.js";
 import type { ScopedModelRegistry } from "../providers/models/runtime-providers.js";

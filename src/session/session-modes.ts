@@ -1,4 +1,4 @@
-// The per-session switches a host flips at run time (spec/protocol.md §3.17–3.20): queue and
+// The per-session switches a host flips at run time: queue and
 // interrupt modes, auto-compaction, auto-retry. They change this session only, never a file.
 import type { InterruptMode } from "../agent/types.js";
 import type { MessageQueues, QueueMode } from "./queues.js";

@@ -1,4 +1,4 @@
-// The `get_state` view of a session (spec/protocol.md §3.8), plus pith's extras.
+// The `get_state` view of a session, plus pith's extras.
 import type { RpcSessionState } from "../protocol/index.js";
 import type { LspServerStatus, PermissionStateWire, ProjectTrustStateWire, SandboxStateWire } from "../shared/schema/index.js";
 import type { Tool } from "../tools/types.js";

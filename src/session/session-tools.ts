@@ -110,7 +110,7 @@ export class SessionTools {
 
   /**
    * `set_host_tools`: replaces the host's tools. A name that a built-in or extension tool
-   * already uses is refused (spec/protocol.md §3.10).
+   * already uses is refused.
    */
   setHostTools(tools: Tool[]): void {
     const ext = this.o.runner()?.registeredTools() ?? [];

@@ -47,7 +47,7 @@ export interface SessionSettings {
   shellPath?: string;
   /** The `permissions` setting; absent: mode "allow", no rules. */
   permissions?: PermissionSettings;
-  /** File checkpoints (issue 25); absent: off. */
+  /** File checkpoints; absent: off. */
   fileCheckpoints?: FileCheckpointSettings;
   /** Prompt caching sent with every model request; unset means "short". */
   cacheRetention?: CacheRetention;

@@ -1,10 +1,10 @@
-// get_session_stats (protocol §4.8, engine §1.9.7): counts and usage over the in-memory context.
+// get_session_stats: counts and usage over the in-memory context.
 import type { Static } from "typebox";
 import type { SessionStatsSchema } from "../protocol/index.js";
 import type { AgentMessage, Usage } from "../shared/types.js";
 import { contextTokens, lastUsageIndex } from "./compaction/tokens.js";
 
-/** `get_session_stats`: the wire's shape (protocol §4.8). */
+/** `get_session_stats`: the wire's shape. */
 export type SessionStats = Static<typeof SessionStatsSchema>;
 
 /** Usage reported by a sub-agent (`task`) tool result in `details.usage`, if well-formed. */

@@ -1,4 +1,4 @@
-// Structured results (issue 26): a prompting message may carry an output schema. The run that
+// Structured results: a prompting message may carry an output schema. The run that
 // message starts offers `submit_result`, is told to finish with it, ends right after a valid
 // call, is reminded (at most MAX_REMINDERS times) when it stops without one, and its outcome
 // carries the validated data or the reason there is none.

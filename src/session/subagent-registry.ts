@@ -1,4 +1,4 @@
-// oh-my-pi's subagent view of a session (issue 23): the `task` tool's subagents report their
+// oh-my-pi's subagent view of a session: the `task` tool's subagents report their
 // lifecycle, progress and session events here. `get_subagents` lists the running ones (as
 // oh-my-pi 18.3.4: a subagent leaves the list when it ends); `get_subagent_messages` finds a
 // subagent's session file by id, also after it ended. Frames by subscription level: `progress`

@@ -1,4 +1,4 @@
-// The system prompt, in pith's own words (engine §7.1): role, tools and guidelines, appended
+// The system prompt, in pith's own words: role, tools and guidelines, appended
 // text, project context files, date and working directory.
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
@@ -17,7 +17,7 @@ export interface SystemPromptInput {
 
 const ROLE = `You are pith, a coding agent working in the user's project through tools. Read code before changing it, make focused changes in the existing style, and verify your work (build, tests) when you can. Be concise: report what you did and found, not what you are about to do.`;
 
-// Lean on purpose (issue 17): every request carries this text, so it says what the tool
+// Lean on purpose: every request carries this text, so it says what the tool
 // definitions do not and nothing twice: the tools are not listed (their definitions are).
 function guidelines(names: Set<string>, hashline: boolean): string[] {
   const g: string[] = [];

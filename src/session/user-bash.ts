@@ -1,4 +1,4 @@
-// The host's own shell commands (RPC `bash` / `abort_bash`, spec/engine.md §2.11): run beside
+// The host's own shell commands (RPC `bash` / `abort_bash`): run beside
 // the agent in the session cwd, in their own process group, recorded as `bashExecution`.
 import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -114,7 +114,7 @@ export class UserBash {
     const cancelled = res.aborted || res.timedOut;
     const notice = res.timedOut ? `[Command timed out after ${USER_BASH_TIMEOUT_MS / 1000} seconds]\n` : res.aborted ? CANCELLED_NOTICE : "";
     // The collector drops the trailing newline (tool output); the RPC BashResult keeps it
-    // (protocol §3.21 example: "hello\n", totalLines 2 = newlines + 1).
+    // ("hello\n", totalLines 2 = newlines + 1).
     const output = notice + sanitize(out.text + (endsWithNewline ? "\n" : ""));
     const result: BashResult = {
       output,
@@ -222,13 +222,13 @@ function fromExtension(r: Record<string, unknown>): BashResult {
 // eslint-disable-next-line no-control-regex -- matching ESC/BEL is the point
 const ANSI_RE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 
-/** Protocol §3.21: ANSI escapes stripped, CR normalised (CRLF → LF, other CRs dropped). */
+/** ANSI escapes stripped, CR normalised (CRLF → LF, other CRs dropped). */
 function sanitize(text: string): string {
   return text.replace(ANSI_RE, "").replace(/\r\n/g, "\n").replace(/\r/g, "");
 }
 
 /**
- * The "persistent shell" of protocol §3.21, kept as state between one-shot shells: every
+ * The "persistent shell", kept as state between one-shot shells: every
  * command starts in the previous command's working directory with its exported variables,
  * and leaves them behind in a private state directory.
  */

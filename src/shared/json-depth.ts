@@ -1,4 +1,4 @@
-// Bounded nesting of JSON from outside (host frames, session files; issue 16). JSON.parse takes
+// Bounded nesting of JSON from outside (host frames, session files). JSON.parse takes
 // any depth, but every later walk of the value (schema checks, copies, JSON.stringify of a
 // response) recurses and would overflow the stack. The boundary measures the depth once, without
 // recursion, and refuses a value nested deeper than MAX_JSON_DEPTH with an error naming the field.

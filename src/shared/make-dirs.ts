@@ -1,6 +1,6 @@
 // `mkdir -p` that always returns. Node's recursive mkdir never settles for some paths (a parent
 // under /proc, e.g. `/proc/self/nonexistent/x`), which would wedge the command or tool that asked
-// (issue 16, item 5). Here each missing directory is created on its own, from the deepest
+//. Here each missing directory is created on its own, from the deepest
 // existing ancestor down, so a bad path fails at once with the system's error.
 import fs from "node:fs";
 import fsp from "node:fs/promises";

@@ -1,4 +1,4 @@
-// Path arguments of the built-in tools (engine §3.1): `~` expanded, `file://` and a leading
+// Path arguments of the built-in tools: `~` expanded, `file://` and a leading
 // `@` stripped, unicode spaces normalised, relative paths resolved against the session cwd.
 // Shared: the tools open these paths and the permission rules (src/policy) judge them.
 import { homedir } from "node:os";

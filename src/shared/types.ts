@@ -1,5 +1,5 @@
 // The vocabulary every layer shares: content blocks, messages, usage, models, events.
-// The TypeBox schemas in ./schema/ are the source (spec/protocol.md §4–§6, what goes on the
+// The TypeBox schemas in ./schema/ are the source (what goes on the
 // wire); the types here are their static twins, plus the few helpers every layer uses.
 // The schema imports are type-only: loading this module (lazily loaded chunks do) builds no
 // schema.
@@ -45,7 +45,7 @@ import type {
 
 export type { ModelApi } from "./schema/model.js";
 
-// ── content blocks (§4.1) ─────────────────────────────────────────────────────
+// ── content blocks ─────────────────────────────────────────────────────
 
 export type TextContent = Static<typeof TextContentSchema>;
 export type ThinkingContent = Static<typeof ThinkingContentSchema>;
@@ -56,7 +56,7 @@ export type ToolCall = Static<typeof ToolCallSchema>;
 export type UserContent = Static<typeof UserContentSchema>;
 export type AssistantContent = Static<typeof AssistantContentSchema>;
 
-// ── usage (§4.2) ──────────────────────────────────────────────────────────────
+// ── usage ──────────────────────────────────────────────────────────────
 
 export type Cost = Static<typeof CostSchema>;
 export type Usage = Static<typeof UsageSchema>;
@@ -82,7 +82,7 @@ export function emptyAssistantMessage(
   return { role: "assistant", content: [], api: model.api, provider: model.provider, model: model.id, usage: emptyUsage(), stopReason, timestamp };
 }
 
-// ── models and thinking (§4.3, §4.4) ──────────────────────────────────────────
+// ── models and thinking ──────────────────────────────────────────
 
 export type Effort = Static<typeof EffortSchema>;
 export type ThinkingLevel = Static<typeof ThinkingLevelSchema>;
@@ -95,7 +95,7 @@ export const EFFORTS: readonly Effort[] = ["minimal", "low", "medium", "high", "
 export type ModelCost = Static<typeof ModelCostSchema>;
 export type Model = Static<typeof ModelSchema>;
 
-// ── messages (§5) ─────────────────────────────────────────────────────────────
+// ── messages ─────────────────────────────────────────────────────────────
 
 export type Attribution = Static<typeof AttributionSchema>;
 export type UserMessage = Static<typeof UserMessageSchema>;
@@ -121,7 +121,7 @@ export function lastAssistant(messages: readonly AgentMessage[]): AssistantMessa
 /** What the provider layer accepts: the LLM-facing projection of AgentMessage. */
 export type LlmMessage = UserMessage | DeveloperMessage | AssistantMessage | ToolResultMessage;
 
-// ── tool results, todos, compaction, stream rules (§4.5–§4.9) ─────────────────
+// ── tool results, todos, compaction, stream rules ─────────────────
 
 export type AgentToolResult = Static<typeof AgentToolResultSchema>;
 export type TodoStatus = Static<typeof TodoStatusSchema>;
@@ -130,7 +130,7 @@ export type TodoPhase = Static<typeof TodoPhaseSchema>;
 export type CompactionResult = Static<typeof CompactionResultSchema>;
 export type TtsrRule = Static<typeof TtsrRuleSchema>;
 
-// ── assistant stream events (§6.3) ────────────────────────────────────────────
+// ── assistant stream events ────────────────────────────────────────────
 
 /** The nine subtypes that may appear inside `message_update`. */
 export type AssistantUpdateEvent = Static<typeof AssistantUpdateEventSchema>;
@@ -142,7 +142,7 @@ export type AssistantMessageEvent =
   | { type: "done"; reason: "stop" | "length" | "toolUse"; message: AssistantMessage }
   | { type: "error"; reason: "aborted" | "error"; error: AssistantMessage };
 
-// ── agent and session events (§6.1, §6.5) ─────────────────────────────────────
+// ── agent and session events ─────────────────────────────────────
 
 export type AgentEvent = Static<typeof AgentEventSchema>;
 export type SessionEvent = Static<typeof SessionEventSchema>;

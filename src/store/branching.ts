@@ -1,4 +1,4 @@
-// Branch and clone (engine.md §1.9.3): the entries and header of a new session file derived from
+// Branch and clone: the entries and header of a new session file derived from
 // a path of the current one. Pure: the store turns these parts into a new store.
 import path from "node:path";
 import { PithError } from "../shared/errors.js";

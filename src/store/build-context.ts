@@ -1,4 +1,4 @@
-// The LLM-facing context of the current branch (engine.md §1.7): one pass over the leaf's path.
+// The LLM-facing context of the current branch: one pass over the leaf's path.
 import type { AgentMessage, ThinkingLevel } from "../shared/types.js";
 import { customMessageOf, type CompactionEntry, type SessionEntry } from "./entry-types.js";
 

@@ -1,4 +1,4 @@
-// The shape every loaded entry must have before pith uses it (issue 16, item 2): a damaged or
+// The shape every loaded entry must have before pith uses it: a damaged or
 // hostile line — a `message` that is null, a role or content of the wrong type, a value nested
 // deeper than any real entry — is skipped with a reason instead of crashing a later walk.
 import { exceedsDepth, fieldOf, findTooDeep } from "../shared/json-depth.js";

@@ -1,4 +1,4 @@
-// The in-memory session tree (spec/engine.md §1.3, §1.5): entries in file order, an id index,
+// The in-memory session tree: entries in file order, an id index,
 // the labels, the session name and the leaf. Reading only; SessionStore adds the file.
 import { PithError } from "../shared/errors.js";
 import type { SessionEntry } from "./entry-types.js";

@@ -1,8 +1,8 @@
-// The on-disk vocabulary of a session file (spec/engine.md §1.2–§1.3): one header line, then entries.
+// The on-disk vocabulary of a session file: one header line, then entries.
 import type { AgentMessage, Attribution, CompactionResult, CustomMessage, ThinkingLevel, UserContent } from "../shared/types.js";
 
 /**
- * The header version pith writes: 3, the current version of the shared format (engine.md §1.2),
+ * The header version pith writes: 3, the current version of the shared format,
  * so pi/xcsh readers do not re-chain pith's entries as v1. Older files are upgraded in memory
  * by `migrate()`.
  */
@@ -84,7 +84,7 @@ export interface CustomMessageEntry extends EntryBase {
   attribution?: Attribution;
 }
 
-/** xcsh: how a subagent session was started (engine §1.5); never enters the LLM context. */
+/** xcsh: how a subagent session was started; never enters the LLM context. */
 export interface SessionInitEntry extends EntryBase {
   type: "session_init";
   systemPrompt: string;

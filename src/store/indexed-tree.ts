@@ -307,7 +307,7 @@ export class IndexedTree implements TreeView {
   }
 }
 
-/** Where the context starts on `rows` (engine.md §1.7): the latest compaction's first kept entry. */
+/** Where the context starts on `rows`: the latest compaction's first kept entry. */
 function contextStart(t: IndexTable, rows: readonly number[]): number {
   let c = rows.length - 1;
   while (c >= 0 && (t.kinds[rows[c]] & TYPE_MASK) !== T_COMPACTION) c--;

@@ -10,7 +10,7 @@ import { listSessions, listSessionsWatched, projectDirsOf } from "./session-list
 import { SessionStore } from "./session-store.js";
 import type { SessionStorage, SessionTail } from "./storage.js";
 
-/** Session files as append-only JSONL trees (spec/engine.md §1). */
+/** Session files as append-only JSONL trees. */
 export function createJsonlStorage(): SessionStorage {
   return {
     kind: "jsonl",

@@ -1,4 +1,4 @@
-// Where session files live: PITH_HOME/sessions/<cwd-slug>/<timestamp>_<id>.jsonl (engine.md §1.1).
+// Where session files live: PITH_HOME/sessions/<cwd-slug>/<timestamp>_<id>.jsonl.
 import fs from "node:fs";
 import path from "node:path";
 import { PithError, errorMessage } from "../shared/errors.js";

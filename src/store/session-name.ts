@@ -1,4 +1,4 @@
-// Session display names: trimmed, control characters blanked, spaces collapsed (protocol §3.28).
+// Session display names: trimmed, control characters blanked, spaces collapsed.
 import { PithError } from "../shared/errors.js";
 
 /** The cleaned name; PithError("invalid_request", "Session name cannot be empty") when nothing is left. */

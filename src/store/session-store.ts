@@ -1,4 +1,4 @@
-// SessionStore: the append-only JSONL session tree (spec/engine.md §1). One instance per open
+// SessionStore: the append-only JSONL session tree. One instance per open
 // session; appends are written synchronously as one line each; a `<file>.lock` guards the writer.
 import fs from "node:fs";
 import path from "node:path";
@@ -87,7 +87,7 @@ export class SessionStore extends TreeLog {
   }
 
   /**
-   * A new session at exactly `filePath` (engine.md §1.5: `--session <path>` naming a file that
+   * A new session at exactly `filePath` (`--session <path>` naming a file that
    * does not exist yet), written lazily unless `eager`. The file must not exist.
    */
   static createAt(filePath: string, opts: Omit<CreateSessionOptions, "sessionDir">): SessionStore {
@@ -158,7 +158,7 @@ export class SessionStore extends TreeLog {
     return this.file ? { fsync: this.file.fsync, deferUntilAssistant: this.file.deferUntilAssistant } : {};
   }
 
-  /** A new session holding the history before user message `entryId`; see engine.md §1.9.3. */
+  /** A new session holding the history before user message `entryId`; */
   branchToNewFile(id: string): { store: SessionStore; text: string } {
     const { parts, text } = branchParts(this, id);
     return { store: this.derive(parts), text };

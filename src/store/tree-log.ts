@@ -99,7 +99,7 @@ export abstract class TreeLog implements SessionLog {
     }
     return this.append({ type: "message", message });
   }
-  /** Sanitise (protocol §3.28; empty → PithError) and record the name in a `session_info` entry. */
+  /** Sanitise (empty → PithError) and record the name in a `session_info` entry. */
   setName(name: string): SessionEntry {
     return this.append({ type: "session_info", name: sanitizeSessionName(name) });
   }

@@ -18,7 +18,7 @@ import { createWriteTool, type WriteGuard } from "./write/index.js";
 export const BUILTIN_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls", "todo_write"] as const;
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
-/** Active by default in RPC mode (engine §3.2: the minimum for RPC hosts, plus pi's `ls`). */
+/** Active by default in RPC mode (the minimum for RPC hosts, plus pi's `ls`). */
 export const DEFAULT_RPC_TOOLS: readonly BuiltinToolName[] = ["read", "bash", "edit", "write", "grep", "find", "ls", "todo_write"];
 
 export interface BuiltinToolsOptions {
@@ -40,7 +40,7 @@ export interface BuiltinToolsOptions {
   env?: Record<string, string>;
   /** `read` numbers its lines (setting `readLineNumbers`). Default: off. */
   readLineNumbers?: boolean;
-  /** `edit.mode`: exact-text replacement (default) or line-hash anchored edits (engine §3.4.2). */
+  /** `edit.mode`: exact-text replacement (default) or line-hash anchored edits. */
   editMode?: "replace" | "hashline";
   /** Told of every file read reads and write and edit write (language-server diagnostics after writes). */
   fileObserver?: FileObserver;
@@ -85,7 +85,7 @@ export function selectTools(all: Tool[], sel: { allow?: string[]; none?: boolean
     return all.filter((t) => !t.hidden && (!builtin.has(t.name) || (DEFAULT_RPC_TOOLS as readonly string[]).includes(t.name)));
   }
   const names = [...new Set(sel.allow.map((n) => n.trim()).filter(Boolean))];
-  // engine §3.2: asking for grep / edit brings ast_grep / ast_edit along when they are enabled
+  // Asking for grep / edit brings ast_grep / ast_edit along when they are enabled
   for (const [base, extra] of [["grep", "ast_grep"], ["edit", "ast_edit"]]) {
     if (names.includes(base) && !names.includes(extra) && byName.has(extra)) names.push(extra);
   }

@@ -1,4 +1,4 @@
-// The notice wrapper every built-in tool result goes through (engine §3.1): tools describe
+// The notice wrapper every built-in tool result goes through: tools describe
 // truncation and limits in `details.meta`; this appends one bracketed notice to the last text
 // block, and tail-truncates any text that is still over the limits.
 import type { AgentToolResult, TextContent } from "../shared/types.js";

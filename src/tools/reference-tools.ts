@@ -1,4 +1,4 @@
-// The reference's (xcsh) tools beyond pith's core set (engine §3.2, §3.10; issue 24), each
+// The reference's (xcsh) tools beyond pith's core set, each
 // switched by the reference's setting name. Every tool loads its library on its first call.
 import { createAstEditTool, createAstGrepTool } from "./ast-grep/index.js";
 import { createCalcTool } from "./calc/index.js";

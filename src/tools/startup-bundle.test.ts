@@ -1,4 +1,4 @@
-// design.md §5 (spawn → first get_state): code the first get_state does not need stays out of
+// (spawn → first get_state): code the first get_state does not need stays out of
 // the bundle V8 parses at startup. esbuild puts modules reached only through `import()` into
 // lazy chunks; this checks that the static closure of dist/cli.js's entry does not reach them.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +21,7 @@ const LAZY = [
   "node_modules/re2js/",
   "src/shared/linear-regex.ts",
   "src/checkpoints/",
-  // issue 24: the reference's tools load their libraries on first use
+  // The reference's tools load their libraries on first use
   "src/tools/hashline/preview.ts",
   "node_modules/xxhash-wasm/",
   "src/tools/calc/evaluate.ts",
@@ -37,6 +37,9 @@ const LAZY = [
 /** The MCP SDK and the modules that open connections: loaded with the first server only. */
 const MCP_LAZY = ["node_modules/@modelcontextprotocol/sdk/", "src/mcp/open-client.ts", "src/mcp/stdio-transport.ts"];
 const NEVER_EAGER = [...MCP_LAZY, "node_modules/yaml/"];
+
+/** `pith serve` and the WebSocket library: loaded by `pith serve` (and the client's `connect`) only. */
+const SERVE = ["node_modules/ws/", "src/serve/", "src/cli/modes/serve.ts"];
 
 /** The language-server packages: loaded with the first server start, never with the layer. */
 const LSP_PACKAGES = ["node_modules/vscode-jsonrpc/", "node_modules/vscode-languageserver-protocol/", "src/lsp/server-process.ts"];
@@ -60,6 +63,10 @@ describe("startup bundle", () => {
       expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
     }
     for (const lazy of NEVER_EAGER) expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
+    for (const lazy of SERVE) {
+      expect(all.some((i) => i.includes(lazy)), `${lazy} is not bundled at all`).toBe(true);
+      expect(eager.filter((i) => i.includes(lazy)), `${lazy} is parsed at startup`).toEqual([]);
+    }
   });
 
   it("wires MCP into the CLI without loading it: with no server configured neither the MCP layer nor the SDK is loaded", async () => {

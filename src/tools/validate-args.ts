@@ -1,5 +1,5 @@
 // Argument validation against a tool's JSON Schema (compiled once per schema object), with
-// light coercion of stringified numbers, booleans and JSON values first (engine §2.7).
+// light coercion of stringified numbers, booleans and JSON values first.
 import { compiled } from "../shared/schema/compiled.js";
 
 type Schema = Record<string, unknown>;
@@ -33,7 +33,7 @@ function formatError(e: { keyword: string; instancePath: string; message: string
   return `${base || "root"}: ${e.message}`;
 }
 
-/** The full error text returned to the model (engine §2.7). */
+/** The full error text returned to the model. */
 export function validationErrorText(toolName: string, errors: string[], args: unknown): string {
   let pretty: string;
   try {

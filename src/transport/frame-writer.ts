@@ -1,4 +1,4 @@
-// Writes one JSON frame per line to a Writable (protocol.md §1.2, design.md §4.5): frames never
+// Writes one JSON frame per line to a Writable: frames never
 // interleaved or reordered, U+2028/U+2029 escaped, backpressure honoured with an in-memory queue,
 // and a closed or broken stream (EPIPE) reported once instead of thrown.
 //

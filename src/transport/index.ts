@@ -5,3 +5,4 @@ export * from "./stream-transport.js";
 export * from "./stdio.js";
 export * from "./memory.js";
 export * from "./chunked-frames.js";
+export * from "./websocket.js";

@@ -1,4 +1,4 @@
-// LF-only JSONL line splitting over raw bytes (protocol.md §1.3). Pure and stateful: feed chunks,
+// LF-only JSONL line splitting over raw bytes. Pure and stateful: feed chunks,
 // get complete lines. Splits on byte 0x0A only, so U+2028/U+2029/U+0085 stay inside their line and
 // multi-byte UTF-8 characters split across chunks are reassembled before decoding.
 //

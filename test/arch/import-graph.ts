@@ -23,7 +23,8 @@ export const LAYERS: Record<string, readonly string[]> = {
   rpc: ["shared", "protocol", "transport", "session"],
   acp: ["shared", "session"],
   client: ["shared", "protocol", "transport"],
-  cli: ["shared", "protocol", "transport", "providers", "tools", "mcp", "lsp", "policy", "checkpoints", "store", "rules", "agent", "extensions", "session", "rpc", "acp"],
+  serve: ["shared", "protocol", "transport", "session", "rpc"],
+  cli: ["shared", "protocol", "transport", "providers", "tools", "mcp", "lsp", "policy", "checkpoints", "store", "rules", "agent", "extensions", "session", "rpc", "acp", "serve"],
 };
 
 export interface SourceFile {

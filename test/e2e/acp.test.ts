@@ -1,4 +1,4 @@
-// ACP mode end to end (issue 22): `pith --mode acp` driven by the ACP SDK's own client against
+// ACP mode end to end: `pith --mode acp` driven by the ACP SDK's own client against
 // the scripted SSE server. Asserts the session/update notifications, the prompt responses, the
 // files on disk, what the fake model received, and that stdout carries protocol frames only.
 import * as acp from "@agentclientprotocol/sdk";

@@ -1,4 +1,4 @@
-// File checkpoints end to end (issue 25): the built CLI with --file-checkpoints, a scripted model
+// File checkpoints end to end: the built CLI with --file-checkpoints, a scripted model
 // changing files with write, edit and bash over three prompts, in a git repository and in a plain
 // folder. Every restore is checked by hashing every file of the tree; the project's .git is
 // hashed before and after; ignored and oversized files must stay as they are.

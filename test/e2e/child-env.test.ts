@@ -1,4 +1,4 @@
-// Tool processes do not inherit provider secrets (issue 16, item 6): with OPENAI_API_KEY (and
+// Tool processes do not inherit provider secrets: with OPENAI_API_KEY (and
 // a models.json key variable) in pith's environment, neither the model's `bash` tool nor the
 // host's RPC `bash` command can print them; `tools.env.exclude` drops more names and
 // `tools.env.passthrough` keeps named ones.

@@ -1,4 +1,4 @@
-// The TypeScript client's session methods (issue 19) against the built CLI with the scripted
+// The TypeScript client's session methods against the built CLI with the scripted
 // provider: list/entries/tree/open/delete, and session handles running two sessions at once.
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";

@@ -9,15 +9,22 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { RpcClient, RpcError, type RpcClientOptions } from "../../src/client/index.js";
 import type { AgentMessage } from "../../src/shared/types.js";
+import { Served, TOKEN } from "./serve-harness.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CLI = path.join(ROOT, "dist/cli.js");
 const ASK_USER = path.join(ROOT, "examples/extensions/ask-user.ts");
 const open: RpcClient[] = [];
+const servers: Served[] = [];
 
 afterEach(async () => {
   for (const c of open.splice(0)) await c.close();
+  for (const s of servers.splice(0)) s.child.kill("SIGKILL");
 });
+
+/** The command tests run over both ways a host reaches pith: a spawned `--mode rpc`, and `pith serve`. */
+type Via = "stdio" | "websocket";
+const VIAS: readonly Via[] = ["stdio", "websocket"];
 
 const temp = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
 
@@ -33,11 +40,20 @@ async function startPith(
   extraArgs: string[] = [],
   opts: RpcClientOptions = {},
   settings?: object,
+  via: Via = "stdio",
 ): Promise<Started> {
   const cwd = temp("pith-client-cwd-");
   const home = temp("pith-client-home-");
   if (settings) writeFileSync(path.join(home, "settings.json"), JSON.stringify(settings));
   writeFileSync(path.join(cwd, "script.json"), JSON.stringify({ replies }));
+  if (via === "websocket") {
+    const env = { PATH: process.env.PATH, HOME: home, PITH_HOME: home };
+    const served = await Served.spawn(["--provider", "scripted", "--model", "script.json", ...extraArgs], { pithHome: home, cwd, env });
+    servers.push(served);
+    const client = await RpcClient.connect(served.url, { token: TOKEN, ...opts });
+    open.push(client);
+    return { client, cwd, home };
+  }
   const client = new RpcClient({
     cliPath: CLI,
     cwd,
@@ -48,6 +64,11 @@ async function startPith(
   open.push(client);
   await client.start();
   return { client, cwd, home };
+}
+
+/** startPith over `via`, for the suites that run over both transports. */
+function startOver(via: Via): typeof startPith {
+  return (replies, extraArgs, opts, settings) => startPith(replies, extraArgs, opts, settings, via);
 }
 
 const textOf = (m: AgentMessage | undefined): string =>
@@ -80,7 +101,8 @@ describe("RpcClient.promptForOutput", () => {
   });
 });
 
-describe("RpcClient against dist/cli.js: prompting", () => {
+describe.each(VIAS)("RpcClient against dist/cli.js over %s: prompting", (via) => {
+  const startPith = startOver(via);
   it("streams text and returns the run's messages", async () => {
     const { client } = await startPith([{ text: "Hello there, host." }]);
     expect(client.version).toMatch(/^\d+\.\d+\.\d+/);
@@ -172,7 +194,8 @@ describe("RpcClient against dist/cli.js: prompting", () => {
   });
 });
 
-describe("RpcClient against dist/cli.js: host tools and dialogs", () => {
+describe.each(VIAS)("RpcClient against dist/cli.js over %s: host tools and dialogs", (via) => {
+  const startPith = startOver(via);
   const echoDef = {
     name: "echo_host",
     label: "Echo Host",
@@ -297,7 +320,8 @@ describe("RpcClient against dist/cli.js: file checkpoints", () => {
   });
 });
 
-describe("RpcClient against dist/cli.js: state and session commands", () => {
+describe.each(VIAS)("RpcClient against dist/cli.js over %s: state and session commands", (via) => {
+  const startPith = startOver(via);
   it("drives the getters, setters and mode commands", async () => {
     const { client, cwd } = await startPith([{ text: "x" }]);
     const state = await client.getState();

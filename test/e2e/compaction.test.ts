@@ -1,4 +1,4 @@
-// Compaction end to end (spec/engine.md §4, spec/protocol.md §3.18–3.19, §6.5, §6.7 f):
+// Compaction end to end:
 // manual `compact`, threshold compaction after a run with auto-continue, overflow recovery,
 // abort mid-compaction, reload of a compacted session, and the error answers. The fake LLM
 // reports a 10,000-token window; settings make the thresholds reachable with fake usage:

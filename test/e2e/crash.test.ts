@@ -2,7 +2,7 @@
 // dozens of times, and every time the session file must load and hold everything the host had
 // been told about before the kill.
 //
-// What "acknowledged" means here (engine.md §1.6): pith persists a message (one synchronous
+// What "acknowledged" means here: pith persists a message (one synchronous
 // write of one line) before it emits the message's `message_end` frame, and it answers
 // `set_session_name` after appending the `session_info` entry. So every message whose
 // `message_end` frame the host received, and every name whose success response it received,

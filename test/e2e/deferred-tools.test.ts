@@ -1,4 +1,4 @@
-// Deferred tools end to end (issue 17, setting `tools.deferred`): the built CLI offers the
+// Deferred tools end to end (setting `tools.deferred`): the built CLI offers the
 // default specialist tools through one call_tool definition, runs a call made through it as the
 // real tool (frames name the tool), answers a name alone with the full description, keeps the
 // tools block byte-identical across requests, and offers every tool natively with `[]`.

@@ -1,4 +1,4 @@
-// Extensions end to end (protocol.md §8, §10; engine.md §11): the example extensions loaded
+// Extensions end to end: the example extensions loaded
 // with `-e`, the extension UI sub-protocol answered by the test acting as the host, dialog
 // timeout and abort (`method:"cancel"`), handler errors, setTitle suppression, load failures,
 // slash commands while busy, `get_commands`, and extension-requested shutdown. Tool results
@@ -230,7 +230,7 @@ describe("extension handlers, commands and lifecycle", () => {
     expect(state.success).toBe(true);
     expect(state.data.isStreaming).toBe(false);
     expect(p.stderr).toContain("Failed to load extension: broken extension: fails at load time on purpose");
-    // Load failures are logged, not sent as extension_error frames (engine.md §11.1).
+    // Load failures are logged, not sent as extension_error frames.
     expect(p.events("extension_error")).toEqual([]);
     const commands = await p.request({ type: "get_commands" });
     expect(commands.data.commands.map((c: Frame) => c.name)).toEqual(["turns"]);

@@ -1,4 +1,4 @@
-// Property-based fuzz of the whole inbound path through the real process (issue 16, item 1).
+// Property-based fuzz of the whole inbound path through the real process.
 // fast-check builds one line per run: a command of every type with arbitrary JSON values in
 // every field (or a bogus `type`), objects keyed `toString`/`valueOf`/`__proto__`/`constructor`,
 // nesting up to 1,000,000 levels, lone surrogates and huge strings. Each line must be answered

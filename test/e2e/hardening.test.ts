@@ -1,4 +1,4 @@
-// Issue 16, items 2, 4, 5 and 9 through the built CLI: damaged session files load (never a crash,
+// Through the built CLI: damaged session files load (never a crash,
 // never a write), set_model refuses ids nobody lists, a stuck file system fails export_html alone,
 // and a missing key names the variable to set. Damaged files are also generated with fast-check.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -61,7 +61,7 @@ const ok = async (p: Pith, cmd: Frame) => {
   return r.data;
 };
 
-describe("damaged session files (issue 16, item 2)", () => {
+describe("damaged session files", () => {
   it("a null message, wrong-typed fields and a 100,000-deep value are skipped, counted, and the rest loads; the file is untouched", async () => {
     const lines = [
       HEADER,
@@ -145,7 +145,7 @@ describe("damaged session files (issue 16, item 2)", () => {
   }, 120_000);
 });
 
-describe("set_model and custom providers (issue 16, item 4)", () => {
+describe("set_model and custom providers", () => {
   it("refuses an id that neither the catalogue, models.json nor discovery knows, with the seed's error", async () => {
     const p = await start();
     const r = await p.request({ type: "set_model", provider: "fake-openai", modelId: "no-such-model" });
@@ -173,7 +173,7 @@ describe("set_model and custom providers (issue 16, item 4)", () => {
   });
 });
 
-describe("bounded file-system work (issue 16, item 5)", () => {
+describe("bounded file-system work", () => {
   it("export_html into a path whose mkdir never returns fails at once, and the queue behind it is answered", async () => {
     const p = await start({ args: ["--provider", "fake-openai", "--model", "fake-gpt"] });
     llm.enqueue({ text: "hi" });
@@ -197,7 +197,7 @@ describe("bounded file-system work (issue 16, item 5)", () => {
   });
 });
 
-describe("errors name the fix (issue 16, item 9)", () => {
+describe("errors name the fix", () => {
   it("a missing Anthropic key names ANTHROPIC_API_KEY and the models.json path", async () => {
     const p = await Pith.start({ args: ["--provider", "anthropic", "--model", "claude-sonnet-4-5"], env: { ANTHROPIC_API_KEY: "" } });
     open.push(p);

@@ -1,4 +1,4 @@
-// Host-owned tools end to end (protocol.md §3.10, §9): `set_host_tools`, the model calling the
+// Host-owned tools end to end: `set_host_tools`, the model calling the
 // tool through the real OpenAI provider package, `host_tool_call` / `host_tool_update` /
 // `host_tool_result` / `host_tool_cancel`, and stdin EOF with a call pending. Assertions are on
 // the frames AND on what the fake LLM received (tools offered, tool results sent back).
@@ -131,7 +131,7 @@ describe("host tools over RPC", () => {
     expect(toolResults(next)).toEqual([{ id: "call_h3", text: 'Host tool "echo_host" was aborted' }]);
   });
 
-  it("re-registration replaces the set; hidden and mixed-case names follow design §4.7", async () => {
+  it("re-registration replaces the set; names are trimmed and keep their case, hidden tools are not offered to the model", async () => {
     const p = await start();
     const before = chats().length;
     expect((await p.request({ type: "set_host_tools", tools: [def("old_tool")] })).data).toEqual({ toolNames: ["old_tool"] });
@@ -161,7 +161,7 @@ describe("host tools over RPC", () => {
       [[def("no_desc", { description: " " })], 'Host tool "no_desc" must provide a non-empty description'],
       [[def("twice"), def("twice")], "RPC host tool names must be unique"],
       [[def("read")], 'RPC host tool "read" conflicts with an existing tool'],
-      // Wrong types get the same §3.10 messages, naming the tool or its index.
+      // Wrong types get the same protocol messages, naming the tool or its index.
       [[def("ok_tool"), { description: "d", parameters: {} }], "Host tool at index 1 must provide a non-empty name"],
       [[def("no_params", { parameters: undefined })], 'Host tool "no_params" must provide a JSON Schema object'],
       [[def("array_params", { parameters: [] })], 'Host tool "array_params" must provide a JSON Schema object'],
@@ -175,7 +175,7 @@ describe("host tools over RPC", () => {
     expect((await p.request({ type: "set_host_tools", tools: [def("fine_tool")] })).data).toEqual({ toolNames: ["fine_tool"] });
   });
 
-  it("a missing name/parameters gets the exact §3.10 message", async () => {
+  it("a missing name/parameters gets the exact protocol message", async () => {
     const p = await start();
     const noName = await p.request({ type: "set_host_tools", tools: [def("ok_tool"), { description: "d", parameters: {} }] });
     expect(noName.error).toBe("Host tool at index 1 must provide a non-empty name");

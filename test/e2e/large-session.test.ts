@@ -1,4 +1,4 @@
-// Issue 19 item 5: a session file opened from disk is indexed, not held; every command that reads
+// A session file opened from disk is indexed, not held; every command that reads
 // old entries must still answer exactly what a full parse of the file gives. Generated files
 // (branches, labels, compactions, custom entries, damaged and torn lines), opened with
 // switch_session in the built CLI; the expectations come from the full-parse path in-process.

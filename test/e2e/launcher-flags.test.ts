@@ -1,4 +1,4 @@
-// The reference's and pi's host libraries can start pith (issue 16, item 8). xcsh-rpc (the
+// The reference's and pi's host libraries can start pith. xcsh-rpc (the
 // reference's Python client) builds `--mode rpc [--provider P] [--model M] [--session-dir D]
 // [--thinking T] [--append-system-prompt S] [--provider-session-id I] [--tools a,b | --no-tools]
 // [--no-session] [--no-skills] [--no-rules] [--no-title]` (`--no-title` by default); pi's
@@ -66,7 +66,7 @@ interface Launch {
 async function launch({ argv, env, home }: Launch): Promise<Pith> {
   const pithHome = home ?? tempDir("pith-home-");
   const models = fakeModelsJson(llm.url) as { providers: Record<string, unknown> };
-  // compat.promptCacheKey: a server other than api.openai.com gets prompt_cache_key only when asked (issue 17)
+  // compat.promptCacheKey: a server other than api.openai.com gets prompt_cache_key only when asked
   models.providers["fake-responses"] = { baseUrl: llm.url, api: "openai-responses", apiKey: "k", compat: { promptCacheKey: true }, models: [{ id: "fake-resp", name: "R", input: ["text"], contextWindow: 100000, maxTokens: 1000 }] };
   const p = await Pith.start({ pithHome, env, modelsJson: models, argv });
   open.push(p);
@@ -137,7 +137,7 @@ describe("each xcsh-rpc option", () => {
     }],
     ["append_system_prompt", { appendSystemPrompt: "APPEND-MARKER-42" }, (_p, _s, request) => expect(JSON.stringify(request.body.messages[0])).toContain("APPEND-MARKER-42")],
     ["provider_session_id", { providerSessionId: "cache-abc" }, (_p, state) => expect(state.sessionId).toEqual(expect.any(String))],
-    // engine §3.2: asking for grep brings ast_grep along (astGrep.enabled is on by default)
+    // Asking for grep brings ast_grep along (astGrep.enabled is on by default)
     ["tools", { tools: ["read", "grep"] }, (_p, _s, request) => expect(offeredTools(request.body)).toMatchObject({ native: ["read", "grep", "call_tool"], deferred: ["ast_grep"] })],
     ["tools=[] (--no-tools)", { tools: [] }, (_p, _s, request) => expect(request.body.tools).toBeUndefined()],
     ["no_session", { noSession: true }, (_p, state) => expect(state.sessionFile).toBeUndefined()],

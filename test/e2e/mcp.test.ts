@@ -1,4 +1,4 @@
-// MCP servers end to end (issue 21): the built CLI in RPC mode, real SDK-built MCP servers
+// MCP servers end to end: the built CLI in RPC mode, real SDK-built MCP servers
 // (test/support/mcp/: stdio, and streamable HTTP on 127.0.0.1) and the scripted SSE model.
 // Assertions are on the frames pith writes AND on what the fake model received (tools offered,
 // tool results sent back).

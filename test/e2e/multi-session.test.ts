@@ -1,4 +1,4 @@
-// Many sessions in one process (issue 19): three sessions with different cwds and models prompt at
+// Many sessions in one process: three sessions with different cwds and models prompt at
 // the same time with tool calls; every frame carries the right sessionId; aborting one leaves the
 // others running; close_session mid-run; an unknown sessionId fails clearly; a second process
 // cannot open a file the first holds. Asserts on the frames and on what the fake LLM received.

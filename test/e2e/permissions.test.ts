@@ -1,4 +1,4 @@
-// Permissions end to end (issue 20): in `ask-writes` a scripted model's `edit` asks through an
+// Permissions end to end: in `ask-writes` a scripted model's `edit` asks through an
 // `extension_ui_request` select; the host answers Allow once / Allow always / Deny / cancel /
 // nothing until stdin EOF, and the fake model receives the matching tool results. "Allow
 // always" is the project's grant: it holds in a new session, after switch_session back and

@@ -49,7 +49,7 @@ async function turn(session: ActiveSession, text: string, during?: (m: ActiveSes
 
 const chunksOf = (updates: any[], kind: string) => updates.filter((u) => u.sessionUpdate === kind).map((u) => u.content.text).join("");
 
-// pi-acp ends a prompt turn only on `agent_settled` (issue 18 item 2), which pith writes.
+// pi-acp ends a prompt turn only on `agent_settled`, which pith writes.
 
 describe("pi-acp 0.0.34 over pith", () => {
   it("new session, streamed thinking, an edit with its diff, cancel, a second session", async () => {

@@ -1,6 +1,6 @@
 // pi 0.87.1's published RpcClient (a dev dependency; its client module runs on Node 20) drives the
 // built pith through every command method it has, with pi's response shapes. Waiting for the end
-// of a run the way pi's promptAndWait/waitForIdle do needs `agent_settled` (issue 18 part A); here
+// of a run the way pi's promptAndWait/waitForIdle do needs `agent_settled`; here
 // runs are awaited through the event stream and get_state.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";

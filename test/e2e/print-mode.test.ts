@@ -1,4 +1,4 @@
-// Print mode (`-p`) and JSON mode (`--mode json`) end to end (engine §13): the built CLI is
+// Print mode (`-p`) and JSON mode (`--mode json`) end to end: the built CLI is
 // spawned directly against the fake LLM server; stdout, stderr, exit code and the requests the
 // fake received are checked.
 import { spawn } from "node:child_process";

@@ -1,4 +1,4 @@
-// Prompt caching end to end (issue 17): the built CLI against the fake server with Anthropic's
+// Prompt caching end to end: the built CLI against the fake server with Anthropic's
 // cache billing simulated (test/support/prompt-cache-sim.ts). Asserts the breakpoints on the
 // wire, the byte-stable prefix between requests (follow-up, after compaction, after set_model),
 // cacheRetention none / long, prompt_cache_key on both OpenAI APIs, and that usage, stats and

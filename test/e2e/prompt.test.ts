@@ -15,7 +15,7 @@ async function start(provider: string, model: string, extra: string[] = []): Pro
   return p;
 }
 
-// prompt_result, session_settled and agent_settled (issue 18) follow the run; they are checked in prompt-results.test.ts.
+// prompt_result, session_settled and agent_settled follow the run; they are checked in prompt-results.test.ts.
 const LATER = new Set(["response", "prompt_result", "session_settled", "agent_settled"]);
 const types = (frames: Frame[]) => frames.filter((f) => !LATER.has(f.type)).map((f) => (f.type === "message_update" ? `update:${f.assistantMessageEvent.type}` : f.type === "message_start" || f.type === "message_end" ? `${f.type}:${f.message.role}` : f.type));
 

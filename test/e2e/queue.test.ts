@@ -1,5 +1,5 @@
 // Steering, follow-ups, interrupt modes, queue modes, busy prompts and abort with queued
-// messages (protocol §3.1–3.5, §7), end to end against the scripted SSE server. Every test
+// messages, end to end against the scripted SSE server. Every test
 // asserts on the requests the fake received: which tool results and queued texts the model saw.
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";

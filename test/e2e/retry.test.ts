@@ -1,4 +1,4 @@
-// Auto-retry of transient provider failures (protocol §3.20, §6.7(d, e); engine §5), end to end
+// Auto-retry of transient provider failures, end to end
 // against the scripted SSE server. Delays come from PITH_HOME/settings.json to keep tests short.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -196,7 +196,7 @@ describe("auto-retry", () => {
     expect(last.messages[0].content[0].text).toBe("complete reply");
   });
 
-  it("auto_retry_end {success:true} comes right after the message_end of the retried reply (engine §5.3)", async () => {
+  it("auto_retry_end {success:true} comes right after the message_end of the retried reply", async () => {
     const p = await start(20);
     llm.enqueue(http(503, "service unavailable"), { text: "second try" });
     const frames = await p.promptAndWait("order please");

@@ -1,4 +1,4 @@
-// The bubblewrap sandbox end to end (issue 20): with `--sandbox workspace-write` a model's bash
+// The bubblewrap sandbox end to end: with `--sandbox workspace-write` a model's bash
 // cannot write outside the cwd nor reach a loopback port, but can build and test inside it; the
 // edit/write tools refuse paths leading outside; read-only mode refuses every write; the
 // user `bash` command is sandboxed the same way. Skipped, with the reason printed, when

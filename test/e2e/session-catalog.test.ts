@@ -1,4 +1,4 @@
-// Sessions for hosts, part 1 (issue 19): list_sessions over generated folders (paging, query, all,
+// Sessions for hosts, part 1: list_sessions over generated folders (paging, query, all,
 // damaged files), get_entries with and without `since`, get_tree after two branches,
 // open_session both ways, delete_session and its refusals. The built CLI against the fake LLM.
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// Sessions over RPC end to end (issue 6): new/switch/branch/fork/clone, the history commands,
+// Sessions over RPC end to end: new/switch/branch/fork/clone, the history commands,
 // stats, export, get_state's session fields, a running turn during a session change, and the
 // CLI session flags. Every test runs the built CLI against the fake LLM server and asserts on
 // the files on disk and on what the fake received, not only on the frames.
@@ -110,7 +110,7 @@ describe("get_state and the session file", () => {
     expect(s1).toMatchObject({ sessionFile: s0.sessionFile, sessionId: s0.sessionId, messageCount: 2 });
     const lines = readLines(s0.sessionFile);
     expect(lines[0]).toMatchObject({ type: "session", version: 3, id: s0.sessionId, cwd: p.cwd });
-    // a brand-new session records the model and thinking level it started with (engine.md §1.8)
+    // a brand-new session records the model and thinking level it started with
     expect(lines[1]).toMatchObject({ type: "model_change", provider: "fake-openai", modelId: "fake-gpt", parentId: null });
     expect(lines[2]).toMatchObject({ type: "thinking_level_change", thinkingLevel: s0.thinkingLevel, parentId: lines[1].id });
     expect(fileMessages(s0.sessionFile)).toEqual(["user:hello", "assistant:re: hello"]);

@@ -1,4 +1,4 @@
-// A provider that stops sending bytes no longer wedges a run (issue 16, item 3): the first-byte
+// A provider that stops sending bytes no longer wedges a run: the first-byte
 // and idle limits (retry.firstByteTimeoutMs / retry.idleTimeoutMs, set small here through the
 // settings file) end the attempt, auto-retry re-sends it, and with retries off the run ends
 // with a clean error. The same holds for compaction's summary request.

@@ -1,4 +1,4 @@
-// Structured results end to end (issue 26): a prompt with outputSchema offers submit_result,
+// Structured results end to end: a prompt with outputSchema offers submit_result,
 // a wrong-typed call gets a tool error naming the field, a valid one ends the run, the result
 // reaches prompt_result.output; {error}, reminders, refused schemas and print mode.
 import { readFileSync, writeFileSync } from "node:fs";

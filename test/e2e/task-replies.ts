@@ -16,7 +16,7 @@ export const forParent = (prompt: string, reply: FakeReply): FakeReply => ({ ...
 
 /**
  * A `task` call of tool call id `id`; each task's description is `job <task id>`. Made as a model
- * makes it by default: through call_tool (task is a deferred tool, issue 17).
+ * makes it by default: through call_tool (task is a deferred tool).
  */
 export function taskCall(id: string, agent: string, tasks: Array<[string, string]>, extra: Record<string, unknown> = {}): FakeReply {
   const args = { agent, ...extra, tasks: tasks.map(([tid, assignment]) => ({ id: tid, description: `job ${tid}`, assignment })) };

@@ -1,4 +1,4 @@
-// Todos end to end (protocol §3.9, §6.5; engine §9): set_todos normalisation, todo_write from
+// Todos end to end: set_todos normalisation, todo_write from
 // the model, todo reminders after an unfinished stop, auto-clear timers, and the todo list
 // surviving a restart through the session file.
 import { writeFileSync } from "node:fs";
@@ -239,7 +239,7 @@ describe("auto-clear and persistence", () => {
       { id: "phase-1", name: "Build", tasks: [{ id: "task-2", content: "Printer", status: "in_progress" }] },
       { id: "phase-2", name: "Ship", tasks: [{ id: "task-3", content: "Release", status: "pending" }] },
     ]);
-    // Reminders are hidden and in-memory only (engine §9.3): not in the reloaded conversation.
+    // Reminders are hidden and in-memory only: not in the reloaded conversation.
     const msgs = (await p2.request({ type: "get_messages" })).data.messages as Frame[];
     expect(msgs.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant", "assistant", "assistant", "assistant"]);
   });

@@ -1,4 +1,4 @@
-// TTSR end to end (protocol §6.5 `ttsr_triggered`, engine §10): a rule file whose condition
+// TTSR end to end (`ttsr_triggered`): a rule file whose condition
 // matches streamed output cuts the stream, is announced once, and the re-issued request carries
 // the rule text instead of the interrupted reply.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

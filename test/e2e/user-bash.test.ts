@@ -1,4 +1,4 @@
-// The host's own shell commands: `bash` / `abort_bash` (protocol §3.21, engine §2.11).
+// The host's own shell commands: `bash` / `abort_bash`.
 // abort_bash is a control command: it must reach a running `bash` instead of waiting behind it.
 import { describe, expect, it } from "vitest";
 import { type FakeRequest } from "../support/fake-llm-server.js";
@@ -38,7 +38,7 @@ describe("bash", () => {
     const res = await p.request({ id: "b1", type: "bash", command: "echo hello && false" });
     expect(res).toMatchObject({ id: "b1", type: "response", command: "bash", success: true });
     expect(res.data).toMatchObject({ output: "hello\n", exitCode: 1, cancelled: false, truncated: false });
-    // protocol §3.21 example: the trailing newline is kept and lines count as split("\n") does.
+    // The trailing newline is kept and lines count as split("\n") does.
     expect(res.data).toMatchObject({ totalLines: 2, totalBytes: 6, outputLines: 2, outputBytes: 6 });
     expect(p.events("message_start")).toHaveLength(0); // no event for the bashExecution message
   });

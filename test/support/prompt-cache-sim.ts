@@ -1,4 +1,4 @@
-// Anthropic's prompt-cache billing, simulated for the fake server (issue 17). A request is cut
+// Anthropic's prompt-cache billing, simulated for the fake server. A request is cut
 // into blocks in Anthropic's prefix order: each tool, each system block, each content block of
 // each message (a string content is one text block). A block's bytes are its JSON without
 // `cache_control`, so moving a breakpoint never changes the bytes. A block's tokens are

@@ -81,6 +81,10 @@ class PithClient(SessionsMixin, CommandsMixin):
         self._agent_running = False
         self._speaks_prompt_result: Optional[bool] = None
         self._reader: Optional[asyncio.Task] = None
+        #: the WebSocket of a client that connected to ``pith serve`` (``connect_url``)
+        self._ws: Any = None
+        self._ws_out: "Optional[asyncio.Queue[Optional[str]]]" = None
+        self._ws_writer: Optional[asyncio.Task] = None
         self._stderr_reader: Optional[asyncio.Task] = None
         self._host_tools = HostToolRunner(self.send)
         #: the host tools of sessions opened with create_session, by sessionId
@@ -128,6 +132,49 @@ class PithClient(SessionsMixin, CommandsMixin):
                 await self._negotiate()
         return self
 
+    @classmethod
+    async def connect_url(cls, url: str, token: Optional[str] = None, *, headers: Optional[Dict[str, str]] = None, **options: Any) -> "PithClient":
+        """Connects to ``pith serve`` at ``url`` (``ws://HOST:PORT``) instead of spawning, with the
+        capability token as ``Authorization: Bearer``; waits for ``ready``. The same methods work."""
+        from .ws_link import open_socket
+
+        client = cls(**options)
+        loop = asyncio.get_running_loop()
+        client._ready = loop.create_future()
+        try:
+            client._ws = await open_socket(url, token, headers)
+        except (ConnectionError, OSError) as exc:
+            raise PithClientError("spawn_failed", str(exc)) from exc
+        client._ws_out = asyncio.Queue()
+        client._reader = loop.create_task(client._read_socket())
+        client._ws_writer = loop.create_task(client._write_socket())
+        if client.wait_for_ready:
+            await client._await_ready()
+        return client
+
+    async def _read_socket(self) -> None:
+        try:
+            async for message in self._ws:
+                self._on_line(message if isinstance(message, str) else message.decode("utf-8", errors="replace"))
+        except Exception as exc:  # the connection broke: the client ends as if the agent exited
+            log.warning("pith serve connection ended: %s", exc)
+        if self._ws_out is not None:
+            self._ws_out.put_nowait(None)
+        self._on_exit()
+
+    async def _write_socket(self) -> None:
+        """Sends queued frames in order, one message each."""
+        assert self._ws_out is not None
+        while True:
+            text = await self._ws_out.get()
+            if text is None:
+                return
+            try:
+                await self._ws.send(text)
+            except Exception as exc:
+                log.warning("sending to pith serve failed: %s", exc)
+                return
+
     async def _negotiate(self) -> None:
         offered = (self.ready_frame or {}).get("supportedProtocolVersions")
         if isinstance(offered, list) and 2 in offered:
@@ -160,6 +207,9 @@ class PithClient(SessionsMixin, CommandsMixin):
 
     @property
     def returncode(self) -> Optional[int]:
+        """The exit code; over a WebSocket, the close code."""
+        if self._ws is not None:
+            return self._ws.close_code
         return self._proc.returncode if self._proc else None
 
     @property
@@ -169,11 +219,18 @@ class PithClient(SessionsMixin, CommandsMixin):
 
     @property
     def is_running(self) -> bool:
-        return self._proc is not None and not self._exited
+        return (self._proc is not None or self._ws is not None) and not self._exited
 
     async def close(self) -> Optional[int]:
         """Closes stdin (pith finishes accepted work and exits 0), waits ``close_grace``
         seconds, then SIGTERM and SIGKILL to the whole process group. Returns the exit code."""
+        if self._ws is not None:
+            # pith serve aborts the connection's runs and releases its sessions
+            await self._ws.close()
+            await self._wait_exit(self.close_grace)
+            if self._tasks:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+            return self.returncode
         proc = self._proc
         if proc is None:
             return None
@@ -245,7 +302,12 @@ class PithClient(SessionsMixin, CommandsMixin):
     # ── requests ────────────────────────────────────────────────────────────
 
     def send(self, frame: Frame) -> None:
-        """Writes one raw frame to the agent's stdin."""
+        """Writes one raw frame to the agent's stdin (or as one WebSocket message)."""
+        if self._ws_out is not None:
+            if self._exited:
+                raise PithClientError("closed", "the connection to pith serve is closed")
+            self._ws_out.put_nowait(encode_frame(frame).decode("utf-8").rstrip("\n"))
+            return
         proc = self._proc
         if proc is None or self._exited or proc.stdin is None or proc.stdin.is_closing():
             raise PithClientError("closed", "the agent process is not running", self._stderr)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -87,14 +88,55 @@ class CoverageTest(unittest.TestCase):
         self.assertEqual(missing, [])
 
 
+SERVE_TOKEN = "py-serve-token-0123456789abcdef"
+
+
+def has_websockets():
+    try:
+        import websockets  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+async def start_serve(args, env, cwd, home):
+    """``pith serve`` on 127.0.0.1 with a token file; returns (process, url) once it listens."""
+    token_file = os.path.join(home, "serve-token")
+    with open(token_file, "w", encoding="utf-8") as f:
+        f.write(SERVE_TOKEN)
+    proc = await asyncio.create_subprocess_exec(
+        NODE, CLI, "serve", "--listen", "ws://127.0.0.1:0", "--ws-token-file", token_file, *args,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, env=env, cwd=cwd,
+    )
+    seen = ""
+    while True:
+        line = await asyncio.wait_for(proc.stderr.readline(), 30)
+        if not line:
+            raise RuntimeError(f"pith serve exited: {seen}")
+        seen += line.decode()
+        m = re.search(r"listening on (ws://127\.0\.0\.1:\d+)", seen)
+        if m:
+            return proc, m.group(1)
+
+
 class PithTestCase(unittest.IsolatedAsyncioTestCase):
+    #: how the client reaches pith: a spawned ``--mode rpc`` ("stdio") or ``pith serve`` ("websocket")
+    via = "stdio"
+
     async def asyncSetUp(self):
         self.assertTrue(os.path.exists(CLI), "run npm run build first")
+        if self.via == "websocket" and not has_websockets():
+            self.skipTest("needs Debian's python3-websockets")
         self.clients = []
+        self.servers = []
 
     async def asyncTearDown(self):
         for client in self.clients:
             await client.close()
+        for proc in self.servers:
+            if proc.returncode is None:
+                proc.kill()
+            await proc.wait()
 
     async def start(self, replies, extra_args=(), settings=None, project_files=None, **options):
         cwd = tempfile.mkdtemp(prefix="pith-py-cwd-")
@@ -109,8 +151,13 @@ class PithTestCase(unittest.IsolatedAsyncioTestCase):
             with open(os.path.join(home, "settings.json"), "w", encoding="utf-8") as f:
                 json.dump(settings, f)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "PITH_HOME": home}
-        args = [CLI, "--mode", "rpc", "--provider", "scripted", "--model", "script.json", *extra_args]
-        client = await PithClient.start(cmd=NODE, args=args, env=env, cwd=cwd, **options)
+        session_args = ["--provider", "scripted", "--model", "script.json", *extra_args]
+        if self.via == "websocket":
+            proc, url = await start_serve(session_args, env, cwd, home)
+            self.servers.append(proc)
+            client = await PithClient.connect_url(url, token=SERVE_TOKEN, **options)
+        else:
+            client = await PithClient.start(cmd=NODE, args=[CLI, "--mode", "rpc", *session_args], env=env, cwd=cwd, **options)
         self.clients.append(client)
         self.cwd = cwd
         self.home = home
@@ -837,6 +884,37 @@ class ShutdownTest(PithTestCase):
             await PithClient.start(cmd=NODE, args=[CLI, "--mode", "rpc", "--no-such-flag"], env={"PATH": os.environ.get("PATH", "")})
         self.assertEqual(ctx.exception.code, "exited")
         self.assertIn("--no-such-flag", str(ctx.exception))
+
+
+
+# The command suites again, over pith serve: same tests, the client connected by URL.
+class PromptOverServeTest(PromptTest):
+    via = "websocket"
+
+
+class HostToolAndUiOverServeTest(HostToolAndUiTest):
+    via = "websocket"
+
+
+class SessionCommandsOverServeTest(SessionCommandsTest):
+    via = "websocket"
+
+
+class ServeAuthTest(unittest.IsolatedAsyncioTestCase):
+    async def test_wrong_token_is_refused_before_any_frame(self):
+        if not has_websockets():
+            self.skipTest("needs Debian's python3-websockets")
+        home = tempfile.mkdtemp(prefix="pith-py-home-")
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "PITH_HOME": home}
+        proc, url = await start_serve(["--provider", "scripted", "--model", "none.json"], env, home, home)
+        try:
+            with self.assertRaises(PithClientError) as caught:
+                await PithClient.connect_url(url, token="not-the-token-at-all")
+            self.assertEqual(caught.exception.code, "spawn_failed")
+            self.assertIn("401", str(caught.exception))
+        finally:
+            proc.kill()
+            await proc.wait()
 
 
 if __name__ == "__main__":

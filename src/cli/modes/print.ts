@@ -1,5 +1,5 @@
 // Print mode (`-p`: final text to stdout) and JSON mode (`--mode json`: every event as JSONL),
-// spec/engine.md §13. Piped stdin is prepended to the first prompt.
+// Piped stdin is prepended to the first prompt.
 import { attachExtensions, headlessBindings } from "../extensions.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";

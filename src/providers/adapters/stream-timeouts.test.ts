@@ -1,4 +1,4 @@
-// A provider that stops sending (issue 16, item 3): the first-byte and idle limits end the
+// A provider that stops sending: the first-byte and idle limits end the
 // attempt with a retryable error instead of waiting forever.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeLlmServer, type FakeLlm } from "../../../test/support/fake-llm-server.js";

@@ -16,7 +16,7 @@ describe("bundled catalogue", () => {
     }
   });
 
-  it("matches protocol.md's gpt-5.2 example", () => {
+  it("matches the protocol docs' gpt-5.2 example", () => {
     const m = byProvider.get("openai")!.find((x) => x.id === "gpt-5.2");
     expect(m).toEqual({
       id: "gpt-5.2",

@@ -1,4 +1,4 @@
-// The default model when nothing is selected (engine.md §6.3, pi rules): the settings default
+// The default model when nothing is selected (pi rules): the settings default
 // if its provider has credentials, else the provider default of the first provider with
 // credentials in a fixed preference order, else the first available model.
 import type { Model } from "../../shared/types.js";

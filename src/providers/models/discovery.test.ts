@@ -111,7 +111,7 @@ describe("model discovery", () => {
     expect(r.available().map((m) => m.id)).toEqual(["qwen3:8b", "llama3:8b"]);
   });
 
-  it("a models.json entry that lists its models is not queried live, and lists only those (issue 16)", async () => {
+  it("a models.json entry that lists its models is not queried live, and lists only those", async () => {
     routes["/local/v1/models"] = () => [200, { data: [{ id: "qwen3:8b" }, { id: "llama3:8b" }] }];
     writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { ollama: { baseUrl: `${base}/local/v1`, api: "openai-completions", auth: "none", models: [{ id: "qwen3:8b" }] } } }));
     const r = registry({});

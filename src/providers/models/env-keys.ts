@@ -1,4 +1,4 @@
-// Standard API-key environment variables per provider (pi's names; engine.md §6.2).
+// Standard API-key environment variables per provider (pi's names).
 
 /** Provider → env vars, first set one wins. */
 export const PROVIDER_ENV_VARS: Readonly<Record<string, readonly string[]>> = {

@@ -1,4 +1,4 @@
-// cycle_model's choice of the next model (protocol.md §3.13).
+// cycle_model's choice of the next model.
 import type { Model } from "../../shared/types.js";
 
 /** Model equality: same provider and id. */

@@ -142,7 +142,7 @@ describe("model registry", () => {
     expect(warnings.join("\n")).toMatch(/providers\.good\.models\[0\]\.contextWindow must be a positive number/);
   });
 
-  it("chooses the default model per engine.md §6.3", () => {
+  it("chooses the default model", () => {
     expect(registry().defaultModel()).toBeUndefined();
     expect(registry({ OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" }).defaultModel()?.id).toBe("claude-opus-4-6");
     expect(registry({ OPENAI_API_KEY: "k" }).defaultModel()?.id).toBe("gpt-5.4");
@@ -161,7 +161,7 @@ describe("model registry", () => {
   });
 });
 
-describe("credentialEnvNames (issue 16, item 6)", () => {
+describe("credentialEnvNames", () => {
   it("lists the catalogue's key variables and those models.json reads for keys and headers", () => {
     const providers = {
       proxy: { baseUrl: "http://p/v1", api: "openai-completions", apiKey: "PROXY_KEY", headers: { "x-team": "${TEAM_TOKEN}" }, models: [{ id: "m", headers: { "x-extra": "Bearer $EXTRA_SECRET" } }] },

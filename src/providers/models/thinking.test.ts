@@ -27,7 +27,7 @@ const opus46 = model("claude-opus-4-6", "anthropic-messages");
 const sonnet46 = model("claude-sonnet-4-6", "anthropic-messages");
 const plain = model("llama", "openai-completions", { reasoning: false });
 
-describe("supportedEfforts (engine.md §6.5 family table)", () => {
+describe("supportedEfforts", () => {
   it.each([
     [gpt52, ["low", "medium", "high", "xhigh"]],
     [gpt5, ["minimal", "low", "medium", "high"]],
@@ -51,7 +51,7 @@ describe("supportedEfforts (engine.md §6.5 family table)", () => {
   });
 });
 
-describe("resolveThinkingLevel (protocol.md §3.15)", () => {
+describe("resolveThinkingLevel", () => {
   it.each([
     [gpt52, "inherit", undefined],
     [gpt52, undefined, undefined],
@@ -73,7 +73,7 @@ describe("resolveThinkingLevel (protocol.md §3.15)", () => {
   });
 });
 
-describe("cycleThinkingLevel (protocol.md §3.16)", () => {
+describe("cycleThinkingLevel", () => {
   it("returns null without a reasoning model", () => {
     expect(cycleThinkingLevel(undefined, "off")).toBeNull();
     expect(cycleThinkingLevel(plain, "off")).toBeNull();
@@ -100,7 +100,7 @@ describe("deriveThinking", () => {
   });
 });
 
-describe("nextModel (protocol.md §3.13)", () => {
+describe("nextModel", () => {
   const a = model("a", "x");
   const b = model("b", "x");
   const c = model("c", "x");

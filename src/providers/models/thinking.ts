@@ -1,5 +1,4 @@
 // Thinking levels: which efforts a model supports, clamping a requested level, cycling.
-// Semantics: spec/protocol.md §3.15–§3.16 and spec/engine.md §6.5.
 import { EFFORTS, type Effort, type Model, type ThinkingLevel } from "../../shared/types.js";
 
 type ThinkingMode = NonNullable<Model["thinking"]>["mode"];
@@ -70,7 +69,7 @@ function apiEfforts(model: ModelShape): Effort[] {
   }
 }
 
-/** Efforts allowed by the model-family rules of engine.md §6.5, ignoring `model.thinking`. */
+/** Efforts allowed by the model-family rules, ignoring `model.thinking`. */
 export function familyEfforts(model: ModelShape): Effort[] {
   const id = bareId(model.id);
   return gptEfforts(id) ?? geminiEfforts(id) ?? claudeEfforts(model) ?? apiEfforts(model);
@@ -99,7 +98,7 @@ function clamp(level: Effort, supported: Effort[]): Effort | undefined {
 }
 
 /**
- * protocol.md §3.15: `inherit`, missing or unknown → undefined (unset); `off` → `off`;
+ * `inherit`, missing or unknown → undefined (unset); `off` → `off`;
  * an effort is clamped to the model (non-reasoning model → undefined); no model → kept as is.
  */
 export function resolveThinkingLevel(model: ModelShape | undefined, input: unknown): ThinkingLevel | undefined {
@@ -109,7 +108,7 @@ export function resolveThinkingLevel(model: ModelShape | undefined, input: unkno
   return clamp(input, supportedEfforts(model));
 }
 
-/** protocol.md §3.16: the level after `current` in `["off", ...supportedEfforts]`, or null. */
+/** The level after `current` in `["off", ...supportedEfforts]`, or null. */
 export function cycleThinkingLevel(model: ModelShape | undefined, current: ThinkingLevel | undefined): ThinkingLevel | null {
   if (!model || !model.reasoning) return null;
   const cycle: ThinkingLevel[] = ["off", ...supportedEfforts(model)];

@@ -1,4 +1,4 @@
-// Many sessions in one process (issue 19): create_session, close_session, get_open_sessions.
+// Many sessions in one process: create_session, close_session, get_open_sessions.
 import { PithError } from "../../shared/errors.js";
 import type { CommandContext, CommandHandler, SessionsPort } from "./types.js";
 

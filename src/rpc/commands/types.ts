@@ -15,6 +15,8 @@ export interface CommandContext {
   heartbeat: Heartbeat;
   /** pith's version (ready frame, get_integrations). */
   version: string;
+  /** The protocol versions this connection's `ready` offered (negotiate_protocol accepts only these). */
+  protocolVersions: readonly number[];
   /** Writes a second response for the same id (late prompt failures). */
   lateError(command: RpcCommandType, id: string | number | undefined, error: unknown): void;
   /** The process's sessions (create/close/list); absent where the front door has one session. */

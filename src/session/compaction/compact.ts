@@ -1,4 +1,4 @@
-// From a preparation to a CompactionResult (spec/engine.md §4.7): the history summary and,
+// From a preparation to a CompactionResult: the history summary and,
 // for a split turn, the turn-prefix summary (requested in parallel), folded together, with the
 // file lists appended. Applying the result (entry, context rebuild, events) is the session's.
 import type { StreamTimeouts } from "../../providers/stream-watchdog.js";

@@ -1,4 +1,4 @@
-// Where to cut a history for compaction (spec/engine.md §4.5): keep roughly the newest
+// Where to cut a history for compaction: keep roughly the newest
 // `keepRecentTokens` verbatim, summarise the rest. A cut never lands on a tool result, so an
 // assistant's tool calls and their results are always on the same side.
 import type { AgentMessage } from "../../shared/types.js";

@@ -1,4 +1,4 @@
-// The files a summarised stretch of history touched (spec/engine.md §4.5 step 10, §4.7):
+// The files a summarised stretch of history touched:
 // collected from `read` / `write` / `edit` tool calls, carried across compactions in the
 // compaction entry's `details`, and listed at the end of the summary.
 import type { AgentMessage } from "../../shared/types.js";

@@ -1,4 +1,4 @@
-// Did the request overflow the model's context window? (spec/engine.md §4.6). Providers word
+// Did the request overflow the model's context window?. Providers word
 // it differently; some accept the request and only the reported usage gives it away.
 import type { AssistantMessage } from "../../shared/types.js";
 

@@ -1,4 +1,4 @@
-// Everything a compaction needs before the LLM call (spec/engine.md §4.5): the cut, the
+// Everything a compaction needs before the LLM call: the cut, the
 // messages to summarise (history and, for a split turn, the turn prefix), the messages kept,
 // the size before, the summary being updated and the files touched.
 import type { AgentMessage, AssistantMessage } from "../../shared/types.js";
@@ -77,7 +77,7 @@ export function prepareCompaction(
 }
 
 /**
- * §4.5 step 4: when the provider measured the context larger than the chars/4 estimate, the
+ * When the provider measured the context larger than the chars/4 estimate, the
  * estimate under-counts, so shrink the keep budget by the same ratio (never below 1).
  */
 export function adaptiveKeepBudget(messages: AgentMessage[], keepRecentTokens: number): number {

@@ -1,4 +1,4 @@
-// The summariser's instructions (spec/engine.md §4.7), in pith's own words.
+// The summariser's instructions, in pith's own words.
 
 export const SUMMARIZER_SYSTEM_PROMPT = [
   "You write hand-over notes for a software engineering session.",

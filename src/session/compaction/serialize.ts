@@ -1,4 +1,4 @@
-// A conversation as plain text for the summariser (spec/engine.md §4.7). Sending the history
+// A conversation as plain text for the summariser. Sending the history
 // as text inside one user message sidesteps every tool-call pairing rule of the providers.
 import type { AgentMessage, LlmMessage, UserContent } from "../../shared/types.js";
 import { convertToLlm } from "../convert-to-llm.js";

@@ -121,7 +121,7 @@ describe("generateSummary: failures", () => {
   });
 });
 
-describe("generateSummary retries (issue 16, item 3)", () => {
+describe("generateSummary retries", () => {
   const retry = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 10 };
   const stalled = "Provider stream timed out: no data for 50 ms in the middle of the reply (retry.idleTimeoutMs)";
 

@@ -1,4 +1,4 @@
-// One summarisation call (spec/engine.md §4.7): the transcript goes as text inside a single
+// One summarisation call: the transcript goes as text inside a single
 // user message, no tools are offered, and the reply's text is the summary.
 import { complete, type CompletionRequest } from "../../providers/complete.js";
 import type { StreamTimeouts } from "../../providers/stream-watchdog.js";

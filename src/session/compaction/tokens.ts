@@ -1,4 +1,4 @@
-// Token accounting for compaction (spec/engine.md §4.2, §4.5, §14.4): a chars/4 estimate per
+// Token accounting for compaction: a chars/4 estimate per
 // message, the context size as the provider last reported it plus estimates for what came
 // after, and the threshold rule.
 import type { AgentMessage, AssistantMessage, Usage, UserContent } from "../../shared/types.js";
@@ -105,7 +105,7 @@ export interface CompactionThresholdSettings {
   thresholdTokens?: number;
 }
 
-/** The context size above which auto-compaction runs (§4.2). */
+/** The context size above which auto-compaction runs. */
 export function compactionThreshold(contextWindow: number, settings: CompactionThresholdSettings): number {
   if (settings.thresholdTokens !== undefined && settings.thresholdTokens > 0) {
     return Math.min(Math.max(Math.floor(settings.thresholdTokens), 1), Math.max(contextWindow - 1, 1));

@@ -1,4 +1,4 @@
-// exportSessionHtml: write a store's page to disk (engine.md §12).
+// exportSessionHtml: write a store's page to disk.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { withTimeout } from "../../shared/abort.js";

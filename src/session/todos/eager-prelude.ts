@@ -1,4 +1,4 @@
-// The eager todo prelude (engine §9.2, protocol §7.8): on the first task-like prompt of a fresh
+// The eager todo prelude: on the first task-like prompt of a fresh
 // conversation a hidden instruction asks the model to lay out a todo list before anything else.
 import type { AgentMessage, CustomMessage, TodoPhase } from "../../shared/types.js";
 

@@ -1,4 +1,4 @@
-// Re-deriving the todo list from the conversation (engine §9.4): the newest successful
+// Re-deriving the todo list from the conversation: the newest successful
 // `todo_write` result's `details.phases`, minus completed/abandoned tasks and empty phases.
 import type { AgentMessage, TodoPhase } from "../../shared/types.js";
 import { copyTodoPhases, isDone } from "./normalize.js";

@@ -1,4 +1,4 @@
-// Todo state, reminders and the eager prelude (engine §9).
+// Todo state, reminders and the eager prelude.
 export { normalizeTodoPhases, copyTodoPhases } from "./normalize.js";
 export { TodoState, type TodoStateOptions } from "./todo-state.js";
 export { todosFromHistory } from "./history.js";

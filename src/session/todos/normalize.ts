@@ -1,4 +1,4 @@
-// The session's copy of a todo list (protocol §3.9, engine §9.4): only phase id/name/tasks and
+// The session's copy of a todo list: only phase id/name/tasks and
 // task id/content/status/notes survive; nothing is generated or validated beyond the shape.
 import { PithError } from "../../shared/errors.js";
 import type { TodoItem, TodoPhase } from "../../shared/types.js";

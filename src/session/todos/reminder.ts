@@ -1,4 +1,4 @@
-// Todo reminders (engine §9.3): when a run ends with a plain reply while tasks are still open,
+// Todo reminders: when a run ends with a plain reply while tasks are still open,
 // the agent is nudged to carry on, at most `max` times per prompt.
 import type { AssistantMessage, DeveloperMessage, TodoItem, TodoPhase } from "../../shared/types.js";
 import { displayText } from "../../shared/display-text.js";

@@ -1,4 +1,4 @@
-// The session's in-memory todo list (engine §9.4) and its auto-clear timers (§9.5): a task that
+// The session's in-memory todo list and its auto-clear timers: a task that
 // is completed or abandoned is removed `clearDelaySeconds` after it became so, unless its status
 // changes back first. The list is never persisted here: it is re-derived from history.
 import type { TodoItem, TodoPhase } from "../../shared/types.js";

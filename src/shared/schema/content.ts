@@ -1,4 +1,4 @@
-// Content blocks and usage (protocol.md §4.1, §4.2): the pieces every message is made of.
+// Content blocks and usage: the pieces every message is made of.
 // Objects stay open (extra keys allowed): streaming partials carry transient provider keys and
 // hosts must ignore unknown fields.
 import Type from "typebox";

@@ -1,4 +1,4 @@
-// The event stream (protocol.md §6): agent events and session events, each with a one-line
+// The event stream: agent events and session events, each with a one-line
 // description that the published JSON Schema carries.
 import Type, { type TSchema } from "typebox";
 import { ToolCallSchema } from "./content.js";
@@ -15,7 +15,7 @@ function event<T extends string, P extends Record<string, TSchema>>(type: T, pro
   return Type.Object({ type: Type.Literal(type), ...props }, { description });
 }
 
-// ── assistant stream sub-events inside message_update (§6.3) ──────────────────
+// ── assistant stream sub-events inside message_update ──────────────────
 
 const partial = { contentIndex: Num, partial: AssistantMessageSchema };
 export const AssistantUpdateEventSchema = Type.Union([
@@ -30,7 +30,7 @@ export const AssistantUpdateEventSchema = Type.Union([
   event("toolcall_end", { ...partial, toolCall: ToolCallSchema }, "A tool call block is complete."),
 ]);
 
-// ── agent events (§6.1, §6.2, §6.4) ───────────────────────────────────────────
+// ── agent events ───────────────────────────────────────────
 
 const toolIds = { toolCallId: Str, toolName: Str };
 /** pith/oh-my-pi: the id of the command whose message started the run (absent when it had none). */
@@ -70,7 +70,7 @@ export const AGENT_EVENT_SCHEMAS = [
   ),
 ] as const;
 
-// ── session events (§6.5) ─────────────────────────────────────────────────────
+// ── session events ─────────────────────────────────────────────────────
 
 const CompactionAction = literals(["context-full", "handoff"]);
 export const SESSION_EVENT_SCHEMAS = [

@@ -1,4 +1,4 @@
-// MCP servers as `get_mcp_servers` / `set_mcp_servers` report them (issue 21).
+// MCP servers as `get_mcp_servers` / `set_mcp_servers` report them.
 import Type from "typebox";
 import { literals } from "./primitives.js";
 

@@ -1,4 +1,4 @@
-// The messages of a session's context (protocol.md §5), tagged by `role`.
+// The messages of a session's context, tagged by `role`.
 import Type from "typebox";
 import { AssistantContentSchema, StopReasonSchema, UsageSchema, UserContentSchema } from "./content.js";
 import { RecordSchema, literals } from "./primitives.js";

@@ -1,4 +1,4 @@
-// Models and thinking levels (protocol.md §4.3, §4.4).
+// Models and thinking levels.
 import Type from "typebox";
 import { COST_FIELDS } from "./content.js";
 import { RecordSchema, literals } from "./primitives.js";

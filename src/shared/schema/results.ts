@@ -1,4 +1,4 @@
-// What tools, compaction and the todo list hand back (protocol.md §4.5–§4.9).
+// What tools, compaction and the todo list hand back.
 import Type from "typebox";
 import { UserContentSchema } from "./content.js";
 import { RecordSchema, literals } from "./primitives.js";

@@ -1,5 +1,5 @@
-// `ast_grep` / `ast_edit`: structural search and rewrite on @ast-grep/napi (the reference's tools;
-// engine §3.10). The native module and the file walk load on the first call (./engine.ts).
+// `ast_grep` / `ast_edit`: structural search and rewrite on @ast-grep/napi (the reference's tools).
+// The native module and the file walk load on the first call (./engine.ts).
 import { jsonSchema } from "../schema.js";
 import type { Tool } from "../types.js";
 import { EditParams, GrepParams, scopePaths, type AstEditArgs, type AstGrepArgs, type AstToolOptions } from "./params.js";

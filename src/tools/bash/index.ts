@@ -1,5 +1,5 @@
 // `bash`: one shell command per call in its own process group, streamed tail output,
-// tail truncation with the full output spilled to a temp file (engine §3.5, pi).
+// tail truncation with the full output spilled to a temp file (pi).
 import { Type, type Static } from "typebox";
 import type { AgentToolResult } from "../../shared/types.js";
 import { NONINTERACTIVE_ENV, type ExecOps } from "../ops/exec-ops.js";

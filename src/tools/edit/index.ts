@@ -1,4 +1,4 @@
-// `edit`: exact text replacement, one edit or several non-overlapping ones (engine §3.4.3, pi).
+// `edit`: exact text replacement, one edit or several non-overlapping ones (pi).
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
 import { pathArg, resolveToolPath } from "../paths.js";

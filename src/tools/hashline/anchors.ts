@@ -1,4 +1,4 @@
-// Hashline edit entries as the model sends them, turned into anchored operations (engine §3.4.2):
+// Hashline edit entries as the model sends them, turned into anchored operations:
 // anchor parsing, content clean-up and the loc shapes, each with the reference's error texts.
 
 export interface Anchor {

@@ -1,4 +1,4 @@
-// Applying anchored operations to a file's lines (engine §3.4.2): every anchor is checked
+// Applying anchored operations to a file's lines: every anchor is checked
 // before anything changes, stale hashes are reported together with context, duplicates are
 // dropped, and the rest is applied bottom-up so every anchor refers to the file as last read.
 import type { Anchor, HashlineOp } from "./anchors.js";

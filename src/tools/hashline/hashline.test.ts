@@ -53,7 +53,7 @@ describe("anchors and loc shapes", () => {
     expect(parseTag("+ 3 # ZP")).toEqual({ line: 3, hash: "ZP" });
   });
 
-  it("report every error text of engine §3.4.2", () => {
+  it("report every error text", () => {
     expect(() => parseTag("12")).toThrow('Invalid line reference "12". Expected format "LINE#ID" (e.g. "5#aa").');
     expect(() => parseTag("0#ZZ")).toThrow('Line number must be >= 1, got 0 in "0#ZZ".');
     expect(() => toOp({ path: "a", loc: { append: "x" } })).toThrow("append requires a valid anchor.");

@@ -1,4 +1,4 @@
-// `edit` in hashline mode (engine §3.4.2): edits anchored on `LINE#ID` references that `read`
+// `edit` in hashline mode: edits anchored on `LINE#ID` references that `read`
 // prints, validated before anything changes and applied bottom-up; file delete and move.
 import { dirname } from "node:path";
 import { Type, type Static } from "typebox";

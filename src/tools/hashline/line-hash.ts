@@ -1,4 +1,4 @@
-// Line hashes of hashline mode (engine §3.4.2): xxHash32 of the trimmed line, seeded with the
+// Line hashes of hashline mode: xxHash32 of the trimmed line, seeded with the
 // line number when the line has no letter or digit, low byte as two letters of NIBBLES.
 // xxhash-wasm is loaded on first use, so startup does not compile its WebAssembly.
 

@@ -1,4 +1,4 @@
-// `ls`: one directory's entries, sorted case-insensitively, dirs with "/" (engine §3.8, pi).
+// `ls`: one directory's entries, sorted case-insensitively, dirs with "/" (pi).
 import { join } from "node:path";
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";

@@ -1,5 +1,5 @@
 // The environment every child process of a tool (and of the host's `bash` command) gets
-// (issue 16, item 6): pith's own environment without the credential variables it reads for its
+//: pith's own environment without the credential variables it reads for its
 // providers, without names matching `tools.env.exclude`, except names `tools.env.passthrough`
 // keeps. Computed once at startup; the patterns' matcher (globs on the linear-time regex engine)
 // loads only when there are patterns.

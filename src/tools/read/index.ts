@@ -1,4 +1,4 @@
-// `read`: a text file (with line numbers when asked), paged by offset/limit, or an image (engine §3.3).
+// `read`: a text file (with line numbers when asked), paged by offset/limit, or an image.
 import { Type, type Static } from "typebox";
 import type { AgentToolResult } from "../../shared/types.js";
 import type { FsOps } from "../ops/fs-ops.js";
@@ -11,7 +11,7 @@ import type { FileObserver } from "../write/file-observer.js";
 import { formatHashLines, loadLineHasher, type LineHasher } from "../hashline/line-hash.js";
 import { detectImageMime, MAX_IMAGE_BYTES } from "./image.js";
 
-/** Line numbers cost bytes on every later request (issue 17): off by default, like pi and xcsh. */
+/** Line numbers cost bytes on every later request: off by default, like pi and xcsh. */
 function readDescription(lineNumbers: boolean): string {
   const text = lineNumbers ? "Text comes back with line numbers (number, tab, text)" : "Text comes back as is";
   return `Read a file. ${text}, at most 2000 lines or 50KB: page with offset and limit. Images (png, jpg, gif, webp) come back as attachments.`;
@@ -29,7 +29,7 @@ export interface ReadToolOptions {
   modelAcceptsImages: () => boolean;
   /** Prefix each text line with its number and a tab (setting `readLineNumbers`); default off. */
   lineNumbers?: boolean;
-  /** Hashline edit mode (engine §3.4.2): lines come back as `N#HH:<text>` instead of numbered. */
+  /** Hashline edit mode: lines come back as `N#HH:<text>` instead of numbered. */
   hashLines?: boolean;
   /** Told of every text file read (a language server starts on it before the model writes). */
   observer?: FileObserver;

@@ -46,7 +46,7 @@ describe("submit_result", () => {
     await expect(compileOutputSchema({ description: "x".repeat(70_000) })).rejects.toThrow(/too large/);
   });
 
-  // Issue 26: for generated schemas and values, the tool accepts exactly what the validator accepts.
+  // For generated schemas and values, the tool accepts exactly what the validator accepts.
   it("accepts exactly what ajv accepts (property)", async () => {
     const Ajv2020 = ((Ajv2020Module as { default?: unknown }).default ?? Ajv2020Module) as unknown as new (o: object) => { validate(s: object, v: unknown): boolean };
     const reference = new Ajv2020({ strict: false });

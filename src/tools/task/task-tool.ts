@@ -1,4 +1,4 @@
-// The `task` tool (engine §3.10): hands focused assignments to subagents, each a full session in
+// The `task` tool: hands focused assignments to subagents, each a full session in
 // this process, several at once; returns each answer labelled by its task id.
 import type { AgentToolResult, Usage } from "../../shared/types.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "../truncate.js";

@@ -1,4 +1,4 @@
-// Applying todo_write ops to a todo list (engine §3.9): ids, op errors, in-progress normalisation.
+// Applying todo_write ops to a todo list: ids, op errors, in-progress normalisation.
 import type { TodoItem, TodoPhase } from "../../shared/types.js";
 import type { TaskInput, TodoOp } from "./params.js";
 

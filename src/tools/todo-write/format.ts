@@ -1,4 +1,4 @@
-// The readable text of a todo list returned by todo_write (engine §3.9 step 5).
+// The readable text of a todo list returned by todo_write.
 import { displayText } from "../../shared/display-text.js";
 import type { TodoPhase, TodoStatus } from "../../shared/types.js";
 

@@ -1,4 +1,4 @@
-// `todo_write`: edit the session's todo list through ops (engine §3.9, §9). Keeps no state:
+// `todo_write`: edit the session's todo list through ops. Keeps no state:
 // the list is read and written through the store passed in.
 import type { TodoPhase } from "../../shared/types.js";
 import { jsonSchema } from "../schema.js";

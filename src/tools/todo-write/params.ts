@@ -28,7 +28,7 @@ export type TaskInput = Static<typeof TaskInputSchema>;
 
 const STATUS = { enum: ["pending", "in_progress", "completed", "abandoned"] };
 /**
- * What the model is shown (issue 17: every request carries it): the same fields with the nested
+ * What the model is shown (every request carries it): the same fields with the nested
  * task shape written once, in words. The tool still checks every call against TodoWriteParams.
  */
 export const TODO_WRITE_ADVERTISED: Record<string, unknown> = {

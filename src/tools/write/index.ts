@@ -1,4 +1,4 @@
-// `write`: create or overwrite a file, creating parent directories (engine §3.12).
+// `write`: create or overwrite a file, creating parent directories.
 import { dirname } from "node:path";
 import { Type, type Static } from "typebox";
 import type { FsOps } from "../ops/fs-ops.js";
@@ -20,7 +20,7 @@ export interface WriteToolOptions {
   fs: FsOps;
   /** Set under a sandbox: judges the resolved path and returns where to write, or throws saying why not. */
   guardWrite?: WriteGuard;
-  /** Hashline edit mode (engine §3.12): `N#HH:` prefixes copied from read output are dropped. */
+  /** Hashline edit mode: `N#HH:` prefixes copied from read output are dropped. */
   stripHashPrefixes?: boolean;
   /** Told of every file written; its note (language-server diagnostics) ends the result. */
   observer?: FileObserver;
