@@ -201,9 +201,9 @@ export class RpcServer {
 
   /** An extension called `ctx.shutdown()`: honoured after the command that is answered. */
   private checkShutdown(): void {
-    if (this.session.extensions.shutdownRequested && !this.shuttingDown) {
+    if (this.session.shutdownRequested && !this.shuttingDown) {
       this.shuttingDown = true;
-      void this.session.extensions.shutdown().then(() => this.exitRequested?.());
+      void this.session.shutdownExtensions().then(() => this.exitRequested?.());
     }
   }
 
@@ -261,7 +261,7 @@ export class RpcServer {
       slot.heartbeat.stop();
       slot.ui.cancelAll();
       slot.hostTools.rejectAll();
-      slot.session.bash.abort();
+      void slot.session.handle({ type: "abort_bash" });
     }
     await Promise.race([Promise.all(slots.map((slot) => slot.session.abort())), new Promise((r) => setTimeout(r, 1000).unref())]);
     for (const slot of slots) slot.framer.flush();
