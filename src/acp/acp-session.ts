@@ -52,7 +52,7 @@ export class AcpSession {
     };
     const ui = createAcpUi(port, () => `dialog-${++this.dialogCounter}`);
     // Approval dialogs of the permission rules go to the editor as permission requests.
-    this.session.permissions.setAsker(createAcpPermissionAsker(port));
+    this.session.setPermissionAsker(createAcpPermissionAsker(port));
     await this.hosted.attachExtensions({
       ui,
       hasUI: true,
@@ -62,8 +62,12 @@ export class AcpSession {
   }
 
   /** `available_commands_update` from the extensions' slash commands (none → nothing sent). */
-  announceCommands(): void {
-    const commands = this.session.extensions.commands().map((c) => ({ name: c.name, description: c.description ?? `/${c.name}`, input: { hint: "arguments" } }));
+  async announceCommands(): Promise<void> {
+    const listed = await this.session.handle({ type: "get_commands" }).catch((err: unknown) => {
+      this.client.log(`listing commands failed: ${errorMessage(err)}`);
+      return { commands: [] };
+    });
+    const commands = listed.commands.map((c) => ({ name: c.name, description: c.description ?? `/${c.name}`, input: { hint: "arguments" } }));
     if (commands.length > 0) this.send({ sessionUpdate: "available_commands_update", availableCommands: commands });
   }
 
@@ -85,6 +89,7 @@ export class AcpSession {
     this.translator.forgetLast();
     try {
       const message = await promptMessage(blocks, (p) => this.client.readFile(p));
+      // An editor's prompt is typed by its user: extensions see it as interactive input.
       const handle = this.session.prompt(message.text, { images: message.images, source: "interactive" });
       await handle.accepted;
       await handle.done;
@@ -109,7 +114,7 @@ export class AcpSession {
   /** `session/cancel`: aborts the run; the pending prompt answers `cancelled`. */
   async cancel(): Promise<void> {
     if (this.turn) this.turn.cancelled = true;
-    await this.session.abort();
+    await this.session.handle({ type: "abort" });
   }
 
   async close(): Promise<void> {

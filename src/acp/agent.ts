@@ -118,7 +118,7 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
     const s = new AcpSession(id, hosted, port(id), journal);
     sessions.set(id, s);
     await s.start();
-    if (mcpServers.length > 0) await s.session.mcp.setHostServers(mcpServerMap(mcpServers));
+    if (mcpServers.length > 0) await s.session.handle({ type: "set_mcp_servers", servers: mcpServerMap(mcpServers) });
     return s;
   };
 
@@ -152,22 +152,23 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const servers = params.mcpServers as AcpMcpServer[];
       const s = await make(servers, (files) => host.create({ cwd: params.cwd, mcpServers: servers, files }));
-      later(() => s.announceCommands());
-      return { sessionId: s.id, configOptions: configOptions(s.session), modes: modeState(s.session) };
+      later(() => void s.announceCommands());
+      return { sessionId: s.id, configOptions: await configOptions(s.session), modes: modeState(s.session) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
       const servers = params.mcpServers as AcpMcpServer[];
       const s = sessions.get(params.sessionId) ?? (await make(servers, (files) => host.open(params.sessionId, { cwd: params.cwd, mcpServers: servers, files })));
-      for (const u of replayMessages(s.session.history.messages, s.session.cwd)) s.send(u);
+      const { messages } = await s.session.handle({ type: "get_messages" });
+      for (const u of replayMessages(messages, s.session.cwd)) s.send(u);
       await s.flush();
-      later(() => s.announceCommands());
-      return { configOptions: configOptions(s.session), modes: modeState(s.session) };
+      later(() => void s.announceCommands());
+      return { configOptions: await configOptions(s.session), modes: modeState(s.session) };
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
       const servers = (params.mcpServers ?? []) as AcpMcpServer[];
       const s = sessions.get(params.sessionId) ?? (await make(servers, (files) => host.open(params.sessionId, { cwd: params.cwd, mcpServers: servers, files })));
-      later(() => s.announceCommands());
-      return { configOptions: configOptions(s.session), modes: modeState(s.session) };
+      later(() => void s.announceCommands());
+      return { configOptions: await configOptions(s.session), modes: modeState(s.session) };
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
       const page = await host.list(params.cwd ?? undefined, params.cursor ?? undefined);
@@ -180,17 +181,17 @@ export function createAcpAgent(host: AcpHost): AcpFrontDoor {
       await s.close();
       return {};
     })
-    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+    .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
       const s = find(params.sessionId);
       if (!isModeId(params.modeId)) throw acp.RequestError.invalidParams(undefined, `Unknown mode "${params.modeId}" (allow, ask, ask-writes, read-only)`);
-      s.session.permissions.set({ mode: params.modeId as "allow" });
+      await s.session.handle({ type: "set_permissions", rules: { mode: params.modeId as "allow" } });
       s.send({ sessionUpdate: "current_mode_update", currentModeId: params.modeId });
       return {};
     })
     .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
       const s = find(params.sessionId);
       await setConfigOption(s.session, params.configId, params.value);
-      return { configOptions: configOptions(s.session) };
+      return { configOptions: await configOptions(s.session) };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const s = find(params.sessionId);

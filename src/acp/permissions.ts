@@ -13,7 +13,7 @@ const MODES = [
 
 /** The session's mode state as `session/new` and `session/load` answer it. */
 export function modeState(session: AgentSession): { currentModeId: string; availableModes: Array<{ id: string; name: string; description: string }> } {
-  return { currentModeId: session.permissions.mode, availableModes: MODES.map((m) => ({ ...m })) };
+  return { currentModeId: session.getState().permissions?.mode ?? "allow", availableModes: MODES.map((m) => ({ ...m })) };
 }
 
 export function isModeId(id: string): boolean {

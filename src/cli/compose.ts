@@ -14,6 +14,7 @@ import {
   type SessionLog,
   type SessionSettings,
   type SessionStorage,
+  sessionWiring,
 } from "../session/index.js";
 import type { CreateSessionParams } from "../protocol/index.js";
 import { PithError, errorMessage } from "../shared/errors.js";
@@ -244,16 +245,16 @@ async function assemble(sh: Shared, o: BuildOptions, boxing: Promise<SessionSand
   const appendPrompt = (args.appendSystemPrompt ?? []).map((p) => resolvePromptArg(p, cwd));
   if (o.agent?.systemPrompt) appendPrompt.push(o.agent.systemPrompt);
   // made with the tools (its agent list is read then): again when the folder is trusted later
-  const taskTool = () => taskToolFor(sh, o, () => session, () => ({ mcp, lsp, toolNames: new Set(session.tools.active().map((t) => t.name)) }));
+  const taskTool = () => taskToolFor(sh, o, () => session, () => ({ mcp, lsp, toolNames: new Set(sessionWiring(session).tools.active().map((t) => t.name)) }));
   const boxed = await boxing;
-  const modelAcceptsImages = () => session.models.current?.input.includes("image") ?? true;
+  const modelAcceptsImages = () => session.model?.input.includes("image") ?? true;
   // Servers connect in the background; the first prompt waits for those still starting. A
   // subagent uses its parent's servers, limited to the MCP tools its agent definition names.
   const ownMcp = o.parent ? undefined : await setUpMcp({ settings, cwd, pithHome: sh.pithHome, env: e.env, log: e.log, modelAcceptsImages, trusted: layer.trusted, wrapCommand: boxed?.sandbox.wrap });
   const mcp = ownMcp ?? borrowMcp(o.parent!.mcp, o.agent && agentMcpFilter(o.agent));
   const fs = sh.parts.fs ?? createNodeFsOps();
   const lsp = o.parent ? o.parent.lsp : await setUpLsp({ settings, cwd, pathEnv: e.env.PATH, childEnv: layer.childEnv, boxed, fs, guardWrite: boxed?.guardWrite });
-  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.models.current, visionModel: settings.images.visionModel, timeouts: { firstByteTimeoutMs: settings.retry.firstByteTimeoutMs, idleTimeoutMs: settings.retry.idleTimeoutMs } });
+  const vision = createVisionPort({ registry, stream: createStreamFn(), current: () => session.model, visionModel: settings.images.visionModel, timeouts: { firstByteTimeoutMs: settings.retry.firstByteTimeoutMs, idleTimeoutMs: settings.retry.idleTimeoutMs } });
   const session: AgentSession = new AgentSession({
     cwd,
     pithHome: sh.pithHome,
@@ -266,7 +267,7 @@ async function assemble(sh: Shared, o: BuildOptions, boxing: Promise<SessionSand
     // built again (with the layer's settings of the moment) when the folder is trusted later
     createTools: (todos) =>
       chooseTools(
-        toolsOf({ cwd, layer, env: e.env, tempDir, rgPath: sh.rgPath, fs, todos, boxed, vision, modelAcceptsImages, taskTool, lsp, approveFileWrites: (paths, call) => session.approveFileWrites(paths, call) }),
+        toolsOf({ cwd, layer, env: e.env, tempDir, rgPath: sh.rgPath, fs, todos, boxed, vision, modelAcceptsImages, taskTool, lsp, approveFileWrites: (paths, call) => sessionWiring(session).approveFileWrites(paths, call) }),
         args,
         o,
         e.log,
@@ -299,7 +300,7 @@ function loadLayerLater(layer: ProjectLayer, session: AgentSession, mcp: Project
   layer.own(session);
   layer.onTrusted(async (next) => {
     await mcp.trustProject(next);
-    await session.reconfigure(sessionSettingsOf(next, args, e.env));
+    await sessionWiring(session).reconfigure(sessionSettingsOf(next, args, e.env));
     await loadProjectExtensions(args, session, e.log);
   });
 }
@@ -368,7 +369,7 @@ async function createAnotherSession(sh: Shared, processCwd: string, p: CreateSes
   const cwd = p.cwd !== undefined ? path.resolve(processCwd, p.cwd) : processCwd;
   if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new PithError("invalid_request", `Invalid "cwd": not a folder: ${cwd}`);
   if ((p.provider === undefined) !== (p.modelId === undefined)) throw new PithError("invalid_request", "create_session needs both provider and modelId, or neither");
-  let model = current?.models.current;
+  let model = current?.model;
   if (p.provider !== undefined && p.modelId !== undefined) {
     model = sh.registry.select({ provider: p.provider, id: p.modelId });
     if (!model) throw new PithError("not_found", `Model not found: ${p.provider}/${p.modelId}`);

@@ -9,7 +9,7 @@ import {
   type LoadedExtensions,
 } from "../extensions/index.js";
 import { createNoopUi } from "../extensions/ui.js";
-import { convertToLlm, type AgentSession, type ExtensionBindings } from "../session/index.js";
+import { convertToLlm, sessionWiring, type AgentSession, type ExtensionBindings } from "../session/index.js";
 import { CliError, unknownOptionMessage, type ParsedArgs } from "./args.js";
 import { projectLayerOf } from "./project-layer.js";
 import { settingsExtensionPaths } from "./settings-extensions.js";
@@ -38,19 +38,19 @@ export async function attachExtensions(
 ): Promise<void> {
   const onLoadError = (info: ExtensionErrorInfo) => (info.event === "load" ? stderr(errorLine(info)) : bindings.onError(info));
   const fromSettings = () => (args.noExtensions ? [] : (projectLayerOf(session)?.extensionPaths() ?? []));
-  const load = () => loadFor(args, fromSettings(), session.cwd, pithHome, session.trust.trusted, onLoadError);
+  const load = () => loadFor(args, fromSettings(), session.cwd, pithHome, sessionWiring(session).trust.trusted, onLoadError);
   const preloaded = early?.cwd === session.cwd ? early.loaded : undefined;
   early = undefined;
   const loaded = preloaded ? await withProject(preloaded, args, session, onLoadError) : await load();
-  await session.extensions.attach(loaded, bindings, load);
+  await sessionWiring(session).extensions.attach(loaded, bindings, load);
   if (o.settle === false) return;
-  const runner = session.extensions.current;
+  const runner = sessionWiring(session).extensions.current;
   await projectLayerOf(session)?.settle(runner ? (cwd) => runner.decideProjectTrust(cwd) : undefined);
 }
 
 /** The extensions loaded early, plus the project's when the folder is trusted (they share the runtime). */
 async function withProject(loaded: LoadedExtensions, args: ParsedArgs, session: AgentSession, onError: (info: ExtensionErrorInfo) => void): Promise<LoadedExtensions> {
-  if (args.noExtensions || !session.trust.trusted) return loaded;
+  if (args.noExtensions || !sessionWiring(session).trust.trusted) return loaded;
   const running = new Set(loaded.extensions.map((x) => x.path));
   const paths = projectExtensionPaths(session.cwd).filter((p) => !running.has(p));
   const more = await loadExtensionPaths(paths, onError, loaded.runtime);
@@ -99,13 +99,13 @@ export async function checkExtensionFlags(
  * extensions' runtime (those already loaded, by `-e`, are not loaded twice) and get `session_start`.
  */
 export async function loadProjectExtensions(args: ParsedArgs, session: AgentSession, stderr: (message: string) => void): Promise<void> {
-  const runtime = session.extensions.runtime;
+  const runtime = sessionWiring(session).extensions.runtime;
   if (args.noExtensions || !runtime) return;
-  const running = new Set(session.extensions.current?.extensions.map((x) => x.path) ?? []);
+  const running = new Set(sessionWiring(session).extensions.current?.extensions.map((x) => x.path) ?? []);
   const paths = projectExtensionPaths(session.cwd).filter((p) => !running.has(p));
   if (paths.length === 0) return;
   const onError = (info: ExtensionErrorInfo) => stderr(errorLine(info));
-  await session.extensions.add(await loadExtensionPaths(paths, onError, runtime));
+  await sessionWiring(session).extensions.add(await loadExtensionPaths(paths, onError, runtime));
 }
 
 /** Bindings for a session no one watches (print mode, subagents): no UI, every error on stderr. */

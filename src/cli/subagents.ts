@@ -1,6 +1,6 @@
 // The composition root's side of the `task` tool: a SubagentFactory per session that builds each
 // subagent as a full AgentSession in this process, its session file linked to the parent's.
-import type { AgentSession, SessionLog, SessionStorage, SubagentLifecycle, SubagentProgressPayload } from "../session/index.js";
+import { sessionWiring, type AgentSession, type SessionLog, type SessionStorage, type SubagentLifecycle, type SubagentProgressPayload } from "../session/index.js";
 import type { AgentMessage, AgentSessionEvent, Model, ThinkingLevel, Usage } from "../shared/types.js";
 import { addUsage, emptyUsage, type AgentDefinition, type Subagent, type SubagentFactory, type SubagentRunResult } from "../tools/index.js";
 import { ProgressTracker, type ProgressInit } from "./subagent-progress.js";
@@ -28,52 +28,52 @@ export function createSubagentFactory(c: SubagentContext): SubagentFactory {
     agents: c.agents,
     async create(agent, label, meta) {
       const parent = c.parent();
-      let model = parent.models.current;
+      let model = parent.model;
       if (agent.model) {
         model = c.resolveModel(agent.model);
         if (!model) throw new Error(`Agent "${agent.name}" names model "${agent.model}", which is not known`);
       }
-      const file = c.storage.create({ dir: c.sessionDir, cwd: c.cwd, parentSession: parent.history.sessionFile });
+      const file = c.storage.create({ dir: c.sessionDir, cwd: c.cwd, parentSession: parent.sessionFile });
       let session: AgentSession;
       try {
         // the agent's own thinking level, else the parent's current one (as the model)
-        session = await c.build({ file, model, thinkingLevel: agent.thinkingLevel ?? parent.models.thinkingLevel, depth: c.depth + 1, agent });
+        session = await c.build({ file, model, thinkingLevel: agent.thinkingLevel ?? sessionWiring(parent).models.thinkingLevel, depth: c.depth + 1, agent });
       } catch (err) {
         file.close();
         throw err;
       }
       // The subagent judges by the parent's permission mode and rules (live), and its approval
       // dialogs reach the host through the parent's, naming the subagent.
-      session.permissions.follow(parent.permissions);
-      session.permissions.setAsker({
+      sessionWiring(session).permissions.follow(sessionWiring(parent).permissions);
+      sessionWiring(session).permissions.setAsker({
         ask: (request, signal) => {
-          const dialogs = parent.permissions.dialogs;
+          const dialogs = sessionWiring(parent).permissions.dialogs;
           return dialogs ? dialogs.ask({ ...request, title: `[subagent ${label} (${agent.name})] ${request.title}` }, signal) : Promise.resolve("no-ui");
         },
       });
       const agentSource = agent.scope ?? (agent.source === "builtin" ? "bundled" : "project");
       const lifecycle = (status: SubagentLifecycle["status"], started?: { task: string; assignment: string }): void => {
         const payload: SubagentLifecycle = { id: label, agent: agent.name, agentSource, description: meta.description, status, index: meta.index, parentToolCallId: meta.parentToolCallId };
-        const f = session.history.sessionFile;
+        const f = session.sessionFile;
         if (f !== undefined) payload.sessionFile = f;
-        parent.subagents.report(payload, started);
+        sessionWiring(parent).subagents.report(payload, started);
       };
       const reporter: Reporter = {
         started: (task) => lifecycle("started", { task, assignment: meta.assignment }),
         tracker: (task) => {
           const init: ProgressInit = { index: meta.index, id: label, agent: agent.name, agentSource, task, assignment: meta.assignment, description: meta.description };
-          const m = session.models.current;
+          const m = session.model;
           if (m) init.resolvedModel = `${m.provider}/${m.id}`;
           return new ProgressTracker(init);
         },
         progress: (tracker) => {
           const payload: SubagentProgressPayload = { index: meta.index, agent: agent.name, agentSource, task: tracker.progress.task, parentToolCallId: meta.parentToolCallId, progress: tracker.snapshot() };
           if (meta.assignment !== undefined) payload.assignment = meta.assignment;
-          const f = session.history.sessionFile;
+          const f = session.sessionFile;
           if (f !== undefined) payload.sessionFile = f;
-          parent.subagents.progress(payload);
+          sessionWiring(parent).subagents.progress(payload);
         },
-        event: (ev) => parent.subagents.event(label, ev),
+        event: (ev) => sessionWiring(parent).subagents.event(label, ev),
         ended: (status) => lifecycle(status === "completed" ? "completed" : status === "aborted" ? "aborted" : "failed"),
       };
       return wrap(session, file, reporter);
@@ -140,9 +140,9 @@ function wrap(session: AgentSession, file: SessionLog, rep: Reporter): Subagent 
       });
       const base = (): Omit<SubagentRunResult, "status" | "text"> => {
         const r: Omit<SubagentRunResult, "status" | "text"> = { usage, turns };
-        const f = session.history.sessionFile;
+        const f = session.sessionFile;
         if (f !== undefined) r.sessionFile = f;
-        const m = session.models.current;
+        const m = session.model;
         if (m) r.model = `${m.provider}/${m.id}`;
         return r;
       };
@@ -161,7 +161,7 @@ function wrap(session: AgentSession, file: SessionLog, rep: Reporter): Subagent 
         await handle.accepted;
         const outcome = await handle.outcome;
         await handle.done.catch(() => undefined);
-        const msgs = session.history.messages;
+        const msgs = sessionWiring(session).history.messages;
         const last = [...msgs].reverse().find((m) => m.role === "assistant");
         const text = textOf(last);
         const r: SubagentRunResult = { ...base(), status: outcome.status, text };

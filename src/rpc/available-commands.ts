@@ -1,24 +1,7 @@
 // get_available_commands and available_commands_update (oh-my-pi's shapes): the slash commands a
 // prompt may start with. The update is written once the extensions are attached if they registered
 // any command, and again whenever the list changes (an extension registering a command later).
-import type { ExtensionCommandInfo } from "../session/index.js";
-
-export interface AvailableSlashCommand {
-  name: string;
-  description?: string;
-  input?: { hint?: string };
-  source: "builtin" | "skill" | "extension" | "custom" | "mcp_prompt" | "file";
-}
-
-export function availableCommands(infos: readonly ExtensionCommandInfo[]): AvailableSlashCommand[] {
-  return infos.map((c) => ({
-    name: c.name,
-    ...(c.description !== undefined ? { description: c.description } : {}),
-    input: { hint: "arguments" },
-    // oh-my-pi names a prompt template from a file "file".
-    source: c.source === "prompt" ? "file" : c.source,
-  }));
-}
+import { availableCommands, type AvailableSlashCommand, type ExtensionCommandInfo } from "../session/index.js";
 
 /** Remembers the last list announced and writes an update only when it changed. */
 export class CommandAnnouncer {

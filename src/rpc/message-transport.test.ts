@@ -39,7 +39,7 @@ describe("RpcServer over a message transport", () => {
     expect(created.success).toBe(true);
     host.send({ id: "p", type: "prompt", message: "hello" });
     await host.waitFor((f) => f.type === "agent_end");
-    const file = session.history.sessionFile!;
+    const file = session.sessionFile!;
     expect(() => createJsonlStorage().open(file, { cwd: session.cwd })).toThrow(/locked/);
     await server.disconnect();
     await server.disconnect();

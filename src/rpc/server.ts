@@ -201,9 +201,9 @@ export class RpcServer {
 
   /** An extension called `ctx.shutdown()`: honoured after the command that is answered. */
   private checkShutdown(): void {
-    if (this.session.extensions.shutdownRequested && !this.shuttingDown) {
+    if (this.session.shutdownRequested && !this.shuttingDown) {
       this.shuttingDown = true;
-      void this.session.extensions.shutdown().then(() => this.exitRequested?.());
+      void this.session.shutdownExtensions().then(() => this.exitRequested?.());
     }
   }
 
@@ -225,6 +225,12 @@ export class RpcServer {
     for (const slot of this.router.all()) if (!slot.isDefault) await this.router.close(slot.id);
     await this.transport.writer.flush();
     return 0;
+  }
+
+  /** Writes out every frame produced so far (each session's pending frames, then the transport's queue). */
+  async flushOutput(): Promise<void> {
+    for (const slot of this.router.all()) slot.framer.flush();
+    await this.transport.writer.flush();
   }
 
   /** Resolves once every session's queued commands are answered and no run is going on (draining). */
@@ -255,7 +261,7 @@ export class RpcServer {
       slot.heartbeat.stop();
       slot.ui.cancelAll();
       slot.hostTools.rejectAll();
-      slot.session.bash.abort();
+      void slot.session.handle({ type: "abort_bash" });
     }
     await Promise.race([Promise.all(slots.map((slot) => slot.session.abort())), new Promise((r) => setTimeout(r, 1000).unref())]);
     for (const slot of slots) slot.framer.flush();

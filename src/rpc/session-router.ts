@@ -89,7 +89,7 @@ export class SessionSlot {
     const writeFrame = (f: RpcFrame) => this.framer.write(f);
     this.ui = createRpcUiBridge({ writeFrame, newId: o.newId, emitTitle: o.emitTitle });
     this.hostTools = createHostToolBridge({ writeFrame, newId: o.newId });
-    this.commands = new CommandAnnouncer(() => session.extensions.commands(), writeFrame);
+    this.commands = new CommandAnnouncer(() => session.slashCommands(), writeFrame);
     this.heartbeat = new Heartbeat({
       activity: () => session.activity(),
       waitingOnHost: () => this.hostTools.pendingCount > 0 || this.ui.pendingCount > 0,
@@ -120,7 +120,7 @@ export class SessionSlot {
     const ids = new MessageIdStamper();
     this.unsubscribe = session.subscribe((event) => this.framer.push(ids.stamp(event)));
     // Approval dialogs of the permission rules go to this host, extensions or not.
-    session.permissions.setAsker(createRpcPermissionAsker(this.ui));
+    session.setPermissionAsker(createRpcPermissionAsker(this.ui));
   }
 
   /** Stops listening; pending dialogs and host tool calls fail. */
@@ -184,7 +184,7 @@ export class SessionRouter implements SessionsPort {
       await this.close(id);
       throw err;
     }
-    const file = session.history.sessionFile;
+    const file = session.sessionFile;
     return file === undefined ? { sessionId: id } : { sessionId: id, sessionFile: file };
   }
 
@@ -205,10 +205,10 @@ export class SessionRouter implements SessionsPort {
     this.slots.delete(slot.id);
     if (this.closedIds.size >= MAX_CLOSED_IDS) this.closedIds.delete(this.closedIds.values().next().value as string);
     this.closedIds.add(slot.id);
-    slot.session.bash.abort();
+    await slot.session.handle({ type: "abort_bash" });
     await slot.session.abort();
     slot.detach();
-    await slot.session.extensions.shutdown();
+    await slot.session.shutdownExtensions();
     await slot.session.close();
   }
 
@@ -217,9 +217,9 @@ export class SessionRouter implements SessionsPort {
     return this.all().map((slot) => {
       const s = slot.session;
       const info: OpenSessionInfo = { sessionId: slot.id, isDefault: slot.isDefault, cwd: s.cwd, isStreaming: s.isStreaming };
-      const file = s.history.sessionFile;
+      const file = s.sessionFile;
       if (file !== undefined) info.sessionFile = file;
-      const model = s.models.current;
+      const model = s.model;
       if (model) info.model = { provider: model.provider, id: model.id };
       return info;
     });

@@ -94,8 +94,13 @@ export class Connection {
   private async finish(code: number | undefined, reason: string): Promise<void> {
     try {
       if (code !== undefined && !this.socketClosed) {
-        this.socket.close(code, reason);
-        setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();
+        // what was produced before the close (a run's last frames, its prompt_result) goes out first,
+        // within the close grace: a peer that stopped reading does not hold the close up
+        await Promise.race([this.rpc?.flushOutput(), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
+        if (!this.socketClosed) {
+          this.socket.close(code, reason);
+          setTimeout(() => this.socket.terminate(), CLOSE_GRACE_MS).unref();
+        }
       }
       await this.rpc?.disconnect();
     } catch (err) {

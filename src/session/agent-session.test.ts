@@ -1,6 +1,7 @@
 // The session facade driven in-process: the scripted stream plays the model, tools are fakes,
 // session files are real (temp folders). Asserts on events, state, files and on what the model got.
 import { readFileSync } from "node:fs";
+import { sessionWiring } from "./session-wiring.js";
 import { describe, expect, it } from "vitest";
 import { fakeTool, scriptedStream, type Reply } from "../../test/support/agent.js";
 import { PithError } from "../shared/errors.js";
@@ -41,8 +42,8 @@ describe("AgentSession, in-process", () => {
     expect(calls).toHaveLength(2);
     expect(calls[1].context.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
     expect(calls[1].context.systemPrompt).toBe("system prompt for probe");
-    expect(session.history.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
-    expect(session.history.lastAssistantText()).toBe("done");
+    expect(sessionWiring(session).history.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect(sessionWiring(session).history.lastAssistantText()).toBe("done");
     const state = session.getState();
     expect(state).toMatchObject({ isStreaming: false, messageCount: 4, model: { id: TEST_MODEL.id }, sessionId: session.id });
     const lines = fileLines(state.sessionFile!);
@@ -57,11 +58,11 @@ describe("AgentSession, in-process", () => {
     const handle = session.prompt("start");
     await handle.accepted;
     await expect(session.prompt("again").accepted).rejects.toThrow(BUSY_ERROR);
-    session.steer("steer now");
-    session.followUp("and then this");
+    void session.handle({ type: "steer", message: "steer now" });
+    void session.handle({ type: "follow_up", message: "and then this" });
     expect(session.getState().queuedMessageCount).toBe(2);
     await handle.done;
-    const users = session.history.messages.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
+    const users = sessionWiring(session).history.messages.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
     expect(users).toEqual([expect.stringContaining("start"), expect.stringContaining("steer now"), expect.stringContaining("and then this")]);
     expect(calls).toHaveLength(3);
     await session.close();
@@ -77,7 +78,7 @@ describe("AgentSession, in-process", () => {
     await handle.done;
     expect(session.isStreaming).toBe(false);
     expect(types(events).slice(-3)).toEqual(["message_end", "turn_end", "agent_end"]);
-    const last = session.history.messages.at(-1);
+    const last = sessionWiring(session).history.messages.at(-1);
     expect(last).toMatchObject({ role: "assistant", stopReason: "aborted" });
     await session.close();
   });
@@ -89,7 +90,7 @@ describe("AgentSession, in-process", () => {
     expect(calls).toHaveLength(2);
     expect(types(events)).toContain("auto_retry_start");
     expect(events.find((e) => e.type === "auto_retry_end")).toMatchObject({ success: true, attempt: 1 });
-    expect(session.history.lastAssistantText()).toBe("recovered");
+    expect(sessionWiring(session).history.lastAssistantText()).toBe("recovered");
     await session.close();
   });
 
@@ -98,16 +99,16 @@ describe("AgentSession, in-process", () => {
     const registry = modelsRegistry([TEST_MODEL, other]);
     const { stream } = scriptedStream([text("ok")]);
     const { session } = testSession({ stream, registry });
-    session.models.setThinkingLevel("high");
-    expect(session.models.thinkingLevel).toBe("high");
-    expect((await session.models.set("scripted", "scripted-2")).id).toBe("scripted-2");
-    expect(session.models.thinkingLevel).toBeUndefined(); // a model that cannot reason has no level
-    await expect(session.models.set("scripted", "nope")).rejects.toThrow("Model not found: scripted/nope");
-    expect(session.models.cycle()).toMatchObject({ model: { id: "scripted-1" }, isScoped: false });
-    session.models.setThinkingLevel("low");
-    expect(session.models.cycleThinkingLevel()).toEqual({ level: "medium" });
+    sessionWiring(session).models.setThinkingLevel("high");
+    expect(sessionWiring(session).models.thinkingLevel).toBe("high");
+    expect((await sessionWiring(session).models.set("scripted", "scripted-2")).id).toBe("scripted-2");
+    expect(sessionWiring(session).models.thinkingLevel).toBeUndefined(); // a model that cannot reason has no level
+    await expect(sessionWiring(session).models.set("scripted", "nope")).rejects.toThrow("Model not found: scripted/nope");
+    expect(sessionWiring(session).models.cycle()).toMatchObject({ model: { id: "scripted-1" }, isScoped: false });
+    sessionWiring(session).models.setThinkingLevel("low");
+    expect(sessionWiring(session).models.cycleThinkingLevel()).toEqual({ level: "medium" });
     await session.prompt("hi").done;
-    const file = session.history.sessionFile!;
+    const file = sessionWiring(session).history.sessionFile!;
     const kinds = fileLines(file).map((l) => l.type);
     expect(kinds.filter((k) => k === "model_change").length).toBe(3); // start state + set + cycle
     expect(kinds).toContain("thinking_level_change");
@@ -118,23 +119,23 @@ describe("AgentSession, in-process", () => {
     const { stream } = scriptedStream([text("one"), text("two")]);
     const { session } = testSession({ stream });
     await session.prompt("first question").done;
-    const first = session.history.sessionFile!;
-    const entryId = session.history.branchMessages()[0].entryId;
-    await session.history.newSession();
-    expect(session.history.messages).toEqual([]);
-    expect(session.history.sessionFile).not.toBe(first);
-    await session.history.switchTo(first);
-    expect(session.history.sessionFile).toBe(first);
-    expect(session.history.lastAssistantText()).toBe("one");
-    const branched = await session.history.branch(entryId);
+    const first = sessionWiring(session).history.sessionFile!;
+    const entryId = sessionWiring(session).history.branchMessages()[0].entryId;
+    await sessionWiring(session).history.newSession();
+    expect(sessionWiring(session).history.messages).toEqual([]);
+    expect(sessionWiring(session).history.sessionFile).not.toBe(first);
+    await sessionWiring(session).history.switchTo(first);
+    expect(sessionWiring(session).history.sessionFile).toBe(first);
+    expect(sessionWiring(session).history.lastAssistantText()).toBe("one");
+    const branched = await sessionWiring(session).history.branch(entryId);
     expect(branched).toEqual({ text: "first question", cancelled: false });
-    expect(session.history.messages).toEqual([]);
-    await session.history.switchTo(first);
-    await session.history.clone();
-    expect(session.history.sessionFile).not.toBe(first);
-    expect(session.history.header.parentSession).toBe(first);
-    expect(session.history.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-    await expect(session.history.branch("missing")).rejects.toThrow("Invalid entry ID for branching");
+    expect(sessionWiring(session).history.messages).toEqual([]);
+    await sessionWiring(session).history.switchTo(first);
+    await sessionWiring(session).history.clone();
+    expect(sessionWiring(session).history.sessionFile).not.toBe(first);
+    expect(sessionWiring(session).history.header.parentSession).toBe(first);
+    expect(sessionWiring(session).history.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    await expect(sessionWiring(session).history.branch("missing")).rejects.toThrow("Invalid entry ID for branching");
     await session.close();
   });
 
@@ -144,13 +145,13 @@ describe("AgentSession, in-process", () => {
     const settings = testSettings((s) => (s.compaction.keepRecentTokens = 1));
     const { session } = testSession({ stream, settings });
     for (const q of ["q1", "q2", "q3"]) await session.prompt(q).done;
-    const result = await session.compact("focus on the goal");
+    const result = await session.handle({ type: "compact", customInstructions: "focus on the goal" });
     expect(result.summary).toContain("summary of the work");
     const summaryRequests = calls.slice(3).map((c) => JSON.stringify(c.context));
     expect(summaryRequests.some((r) => r.includes("focus on the goal"))).toBe(true);
-    expect(session.history.messages[0].role).toBe("compactionSummary");
-    expect(fileLines(session.history.sessionFile!).some((l) => l.type === "compaction")).toBe(true);
-    await expect(session.compact()).rejects.toThrow("Already compacted");
+    expect(sessionWiring(session).history.messages[0].role).toBe("compactionSummary");
+    expect(fileLines(sessionWiring(session).history.sessionFile!).some((l) => l.type === "compaction")).toBe(true);
+    await expect(session.handle({ type: "compact" })).rejects.toThrow("Already compacted");
     await session.close();
   });
 
@@ -162,13 +163,13 @@ describe("AgentSession, in-process", () => {
     const handle = session.prompt("go");
     await handle.accepted;
     while (!events.some((e) => e.type === "tool_execution_start")) await new Promise((r) => setTimeout(r, 1));
-    const result = await session.bash.run("echo from-host");
+    const result = await sessionWiring(session).bash.run("echo from-host");
     open();
     expect(result).toMatchObject({ output: "from-host\n", exitCode: 0, cancelled: false });
     await handle.done;
-    expect(session.history.messages.some((m) => m.role === "bashExecution")).toBe(false);
+    expect(sessionWiring(session).history.messages.some((m) => m.role === "bashExecution")).toBe(false);
     await session.prompt("next").done.catch(() => undefined);
-    expect(session.history.messages.find((m) => m.role === "bashExecution")).toMatchObject({ command: "echo from-host" });
+    expect(sessionWiring(session).history.messages.find((m) => m.role === "bashExecution")).toMatchObject({ command: "echo from-host" });
     await session.close();
   });
 
@@ -176,13 +177,13 @@ describe("AgentSession, in-process", () => {
     const { stream } = scriptedStream([text("ok")]);
     const { session } = testSession({ stream, tools: [fakeTool("read")] });
     const host = fakeTool("echo_host");
-    session.tools.setHostTools([host]);
-    expect(session.tools.active().map((t) => t.name)).toEqual(["read", "echo_host"]);
-    expect(() => session.tools.setHostTools([fakeTool("read")])).toThrow('RPC host tool "read" conflicts with an existing tool');
+    sessionWiring(session).tools.setHostTools([host]);
+    expect(sessionWiring(session).tools.active().map((t) => t.name)).toEqual(["read", "echo_host"]);
+    expect(() => sessionWiring(session).tools.setHostTools([fakeTool("read")])).toThrow('RPC host tool "read" conflicts with an existing tool');
     expect(session.getState().dumpTools.map((t) => t.name)).toEqual(["read", "echo_host"]);
-    const todos = session.tools.setTodos([{ id: "p1", name: "Plan", tasks: [{ id: "t1", content: "do it", status: "pending", extra: 1 }] }]);
+    const todos = sessionWiring(session).tools.setTodos([{ id: "p1", name: "Plan", tasks: [{ id: "t1", content: "do it", status: "pending", extra: 1 }] }]);
     expect(todos).toEqual([{ id: "p1", name: "Plan", tasks: [{ id: "t1", content: "do it", status: "pending" }] }]);
-    expect(() => session.tools.setTodos([{ id: "p", name: "x" }])).toThrow(PithError);
+    expect(() => sessionWiring(session).tools.setTodos([{ id: "p", name: "x" }])).toThrow(PithError);
     await session.close();
   });
 
@@ -190,7 +191,7 @@ describe("AgentSession, in-process", () => {
     const { stream } = scriptedStream([text("ok")]);
     const { session } = testSession({ stream });
     await session.prompt("hi").done;
-    const file = session.history.sessionFile!;
+    const file = sessionWiring(session).history.sessionFile!;
     const storage = createJsonlStorage();
     expect(() => storage.open(file, { cwd: process.cwd() })).toThrow(/locked|busy|in use/i);
     await session.close();

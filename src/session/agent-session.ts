@@ -4,7 +4,6 @@
 // not know which front door drives it, and shares nothing mutable with another session in the
 // same process except what is passed in (model registry, settings, storage, stream function).
 import { SubagentRegistry } from "./subagent-registry.js";
-import { readSubagentTranscript, type SubagentTranscript } from "./subagent-transcript.js";
 import type { ModelRegistry } from "../providers/models/registry.js";
 import type { StreamFn } from "../providers/types.js";
 import { PithError, errorMessage } from "../shared/errors.js";
@@ -49,6 +48,12 @@ import { BUSY_ERROR, type PromptHandle, type PromptOptions } from "./types.js";
 import { UserBash } from "./user-bash.js";
 import { StructuredOutput } from "./structured-output.js";
 import { compileOutputSchema, OutputSchemaError, type OutputSpec } from "../tools/index.js";
+import { operationTable, runOperation } from "./operation-table.js";
+import { registerWiring } from "./session-wiring.js";
+import type { BashResult } from "./user-bash.js";
+import type { ExtensionCommandInfo } from "../extensions/index.js";
+import type { PermissionAsker } from "./session-permissions.js";
+import type { OperationTable, SessionOp, SessionOpResult } from "./operations.js";
 
 /** What the composition root hands a session: values and narrow interfaces, no environment. */
 export interface AgentSessionOptions {
@@ -112,34 +117,34 @@ const SANDBOX_OFF: SandboxStateWire = { mode: "off", network: false, writableRoo
 export class AgentSession {
   readonly cwd: string;
   /** Model and thinking-level selection. */
-  readonly models: SessionModels;
+  private readonly models: SessionModels;
   /** The session file and its tree: new/switch/branch/clone, name, stats, export. */
-  readonly history: SessionHistory;
+  private readonly history: SessionHistory;
   /** The tools offered to the model, host tools, the todo list. */
-  readonly tools: SessionTools;
+  private readonly tools: SessionTools;
   /** Queue and interrupt modes, auto-compaction, auto-retry. */
-  readonly modes: SessionModes;
+  private readonly modes: SessionModes;
   /** The extensions attached by the front door. */
-  readonly extensions: SessionExtensions;
+  private readonly extensions: SessionExtensions;
   /** The host's own shell commands (`bash` / `abort_bash`). */
-  readonly bash: UserBash;
+  private readonly bash: UserBash;
   /** File checkpoints of the cwd, one per user message (`fileCheckpoints.*`). */
-  readonly checkpoints: SessionCheckpoints;
+  private readonly checkpoints: SessionCheckpoints;
   /** Permission mode and rules, the project's "Allow always" grants, the approval dialog port. */
-  readonly permissions: SessionPermissions;
+  private readonly permissions: SessionPermissions;
   /** MCP servers: status, host servers, their tools. */
-  readonly mcp: SessionMcp;
+  private readonly mcp: SessionMcp;
   /** Language servers: their status (`get_lsp_servers`). */
-  readonly lsp: SessionLsp;
+  private readonly lsp: SessionLsp;
   /** Session files for pickers: list, entries, tree, open a folder, delete. */
-  readonly catalog: SessionCatalog;
+  private readonly catalog: SessionCatalog;
   /** Whether the folder's project layer is loaded; the host's run-time grant. */
-  readonly trust: SessionTrust;
+  private readonly trust: SessionTrust;
 
   private readonly settings: SessionSettings;
   private readonly events = new EventHub();
   /** The `task` tool's subagents (oh-my-pi's get_subagents, subagent_lifecycle). */
-  readonly subagents = new SubagentRegistry((e) => this.events.emit(e));
+  private readonly subagents = new SubagentRegistry((e) => this.events.emit(e));
   private readonly conversation: Conversation;
   private readonly queues: MessageQueues;
   private readonly retry: RetryController;
@@ -158,6 +163,8 @@ export class AgentSession {
   /** Builds the built-in tools again when the settings change (`reconfigure`). */
   private readonly buildTools: () => Tool[];
   private readonly releaseTempDir: (() => Promise<void>) | undefined;
+  /** Which part answers each operation (operation-table.ts). */
+  private readonly ops: OperationTable;
 
   constructor(o: AgentSessionOptions) {
     this.cwd = o.cwd;
@@ -318,6 +325,25 @@ export class AgentSession {
       record: (m) => this.pipeline.recordBash(m),
       wrapCommand: o.sandbox ? (line, dir) => o.sandbox!.wrap(line, dir) : undefined,
     });
+    this.ops = operationTable({
+      ...this.parts(),
+      runner,
+      getState: () => this.getState(),
+      prompt: (text, options) => this.prompt(text, options),
+      steer: (text, images, promptId) => this.steer(text, images, promptId),
+      followUp: (text, images, promptId, output) => this.followUp(text, images, promptId, output),
+      compileOutputSchema: (schema) => this.compileOutputSchema(schema),
+      abort: () => this.abort(),
+      abortRetry: () => this.abortRetry(),
+      clearQueue: () => this.clearQueue(),
+      compact: (instructions) => this.compact(instructions),
+      storage: this.storage,
+    });
+    registerWiring(this, {
+      ...this.parts(),
+      reconfigure: (next) => this.reconfigure(next),
+      approveFileWrites: (paths, call) => this.approveFileWrites(paths, call),
+    });
     this.sessionView = createSessionView({
       cwd: o.cwd,
       log: () => this.conversation.log,
@@ -329,9 +355,12 @@ export class AgentSession {
     this.recordStartState();
   }
 
-  /** `get_subagent_messages`: a subagent's session read from a byte offset of its JSONL form. */
-  subagentTranscript(sel: { subagentId?: string; sessionFile?: string }, fromByte: number): Promise<SubagentTranscript> {
-    return readSubagentTranscript(this.storage, this.subagents.resolveSessionFile(sel), fromByte);
+  /**
+   * Runs one operation of the protocol's command table and resolves with its typed result; it
+   * rejects with the error a front door writes on the failed response.
+   */
+  async handle<O extends SessionOp>(op: O): Promise<SessionOpResult<O["type"]>> {
+    return (await runOperation(this.ops, op)) as SessionOpResult<O["type"]>;
   }
 
   // ── identity, events, state ───────────────────────────────────────────────
@@ -386,7 +415,7 @@ export class AgentSession {
    * as an `edit` of it by the permission rules, asking the host when they say so. Rejects with why
    * when one may not be changed.
    */
-  approveFileWrites(paths: readonly string[], call: { toolCallId: string; signal: AbortSignal }): Promise<void> {
+  private approveFileWrites(paths: readonly string[], call: { toolCallId: string; signal: AbortSignal }): Promise<void> {
     return approveFileWrites({ permissions: this.permissions, cwd: this.cwd, signal: call.signal }, paths, call.toolCallId);
   }
 
@@ -396,12 +425,58 @@ export class AgentSession {
    * switches the host sets by command (queue and interrupt modes, auto-compaction, auto-retry)
    * and the permission keys it set keep the session's values; file checkpoints stay as started.
    */
-  async reconfigure(next: SessionSettings): Promise<void> {
+  private async reconfigure(next: SessionSettings): Promise<void> {
     const s = this.settings;
     takeNewSettings(s, next);
     this.permissions.applySettings(s.permissions);
     this.extras.reload();
     await this.tools.replaceBuiltin(this.buildTools(), deferredMatcher(s.deferredTools ?? []));
+  }
+
+  // ── what a front door wires: its dialogs, its tools, its command list ──
+
+  /** The approval dialogs of the permission rules go to this asker (the front door's dialogs); none: refused. */
+  setPermissionAsker(asker: PermissionAsker | undefined): void {
+    this.permissions.setAsker(asker);
+  }
+
+  /** Replaces the front door's host tools (their calls go out through the front door's frames). */
+  setHostTools(tools: Tool[]): void {
+    this.tools.setHostTools(tools);
+  }
+
+  /** The slash commands a prompt may start with (extension, prompt-template and skill commands). */
+  slashCommands(): ExtensionCommandInfo[] {
+    return this.extensions.commands();
+  }
+
+  /** The model selected now (undefined until one is configured). */
+  get model(): Model | undefined {
+    return this.models.current;
+  }
+
+  /** The session file open now; undefined for a session kept in memory. */
+  get sessionFile(): string | undefined {
+    return this.history.sessionFile;
+  }
+
+  /**
+   * Admits a `bash` command the moment it arrives, before the commands ahead of it have run, so an
+   * `abort_bash` sent after it cancels it even while it waits its turn; returns the run.
+   */
+  admitBash(command: string): () => Promise<BashResult> {
+    const admitted = this.bash.admit();
+    return () => this.bash.run(command, admitted);
+  }
+
+  /** An extension called `ctx.shutdown()`: the front door ends the process after the current command. */
+  get shutdownRequested(): boolean {
+    return this.extensions.shutdownRequested;
+  }
+
+  /** Tells extensions the session is shutting down (`session_shutdown`). */
+  shutdownExtensions(): Promise<void> {
+    return this.extensions.shutdown();
   }
 
   // ── prompting and queues ──────────────────────────────────────────────────
@@ -475,13 +550,13 @@ export class AgentSession {
    * Queues a steering message; never starts a run. Resolves once the run that took it and all
    * the work that run caused finished (or when it is dropped with the queue).
    */
-  steer(text: string, images: UserContent[] = [], promptId?: PromptId): Promise<PromptOutcome> {
+  private steer(text: string, images: UserContent[] = [], promptId?: PromptId): Promise<PromptOutcome> {
     this.assertQueueable(text);
     return this.queueInput("steer", text, images, promptId);
   }
 
   /** pi's `clear_queue`: drops queued steering and follow-up messages (their senders hear `aborted`); returns their texts. */
-  clearQueue(): { steering: string[]; followUp: string[] } {
+  private clearQueue(): { steering: string[]; followUp: string[] } {
     const { steering, followUp } = this.queues.drain();
     const dropped = [...steering, ...followUp];
     this.structured.dropped(dropped);
@@ -491,7 +566,7 @@ export class AgentSession {
   }
 
   /** Queues a follow-up message; never starts a run. Resolves as for `steer`. */
-  followUp(text: string, images: UserContent[] = [], promptId?: PromptId, output?: OutputSpec): Promise<PromptOutcome> {
+  private followUp(text: string, images: UserContent[] = [], promptId?: PromptId, output?: OutputSpec): Promise<PromptOutcome> {
     this.assertQueueable(text);
     return this.queueInput("followUp", text, images, promptId, output);
   }
@@ -531,14 +606,14 @@ export class AgentSession {
   }
 
   /** `abort_retry`: cancels a sleeping retry backoff. */
-  abortRetry(): void {
+  private abortRetry(): void {
     this.retry.cancelBackoff();
   }
 
   // ── compaction ────────────────────────────────────────────────────────────
 
   /** Manual `compact`: stops the run, then summarises with the current model. */
-  async compact(customInstructions?: string): Promise<CompactionResult> {
+  private async compact(customInstructions?: string): Promise<CompactionResult> {
     await this.abort();
     const job = await this.compactor.prepareManual(customInstructions);
     this.liveness.markActive();
@@ -617,6 +692,12 @@ export class AgentSession {
     if (model) log.append({ type: "model_change", provider: model.provider, modelId: model.id });
     const level = this.conversation.thinkingLevel;
     if (level !== undefined) log.append({ type: "thinking_level_change", thinkingLevel: level });
+  }
+
+  /** The collaborators the operation table hands operations to. */
+  private parts() {
+    const { models, history, tools, modes, extensions, bash, checkpoints, permissions, mcp, lsp, catalog, trust, subagents } = this;
+    return { models, history, tools, modes, extensions, bash, checkpoints, permissions, mcp, lsp, catalog, trust, subagents };
   }
 
   /** A message added outside a run, shown to the host (`message_start` / `message_end`). */

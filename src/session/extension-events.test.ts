@@ -15,6 +15,7 @@ import { loadExtensionFactory, type LoadedExtensions } from "../extensions/loade
 import type { ExtensionAPI, ExtensionErrorInfo } from "../extensions/types.js";
 import type { AgentMessage, AgentSessionEvent, AssistantMessage, Model } from "../shared/types.js";
 import type { SessionSettings } from "./index.js";
+import { sessionWiring } from "./session-wiring.js";
 
 const SECOND: Model = { ...TEST_MODEL, id: "scripted-2", name: "Scripted 2" };
 
@@ -31,7 +32,7 @@ async function withExtension(replies: Reply[], factory: (pi: ExtensionAPI) => vo
   const runtime = createExtensionRuntime(() => undefined);
   const loaded: LoadedExtensions = { runtime, extensions: [await loadExtensionFactory("/ext.ts", factory, runtime)] };
   const errors: ExtensionErrorInfo[] = [];
-  await t.session.extensions.attach(loaded, { ui: o.ui ?? recordingUi(), hasUI: true, onError: (e) => void errors.push(e), onPromptError: () => undefined });
+  await sessionWiring(t.session).extensions.attach(loaded, { ui: o.ui ?? recordingUi(), hasUI: true, onError: (e) => void errors.push(e), onPromptError: () => undefined });
   return { ...t, calls, errors };
 }
 
@@ -92,8 +93,8 @@ describe("extension events in a session", () => {
       },
       { models: [TEST_MODEL, SECOND] },
     );
-    await t.session.models.set("scripted", "scripted-2");
-    t.session.models.setThinkingLevel("high");
+    await sessionWiring(t.session).models.set("scripted", "scripted-2");
+    sessionWiring(t.session).models.setThinkingLevel("high");
     await t.session.waitForIdle();
     await Promise.resolve();
     expect(seen).toEqual([
@@ -149,7 +150,7 @@ describe("extension events in a session", () => {
         },
       })),
     );
-    const result = await t.session.bash.run("uname -a");
+    const result = await sessionWiring(t.session).bash.run("uname -a");
     expect(ran).toEqual([{ command: "uname -a", cwd: t.session.cwd }]);
     expect(result).toMatchObject({ output: "remote: uname -a\n", exitCode: 3, cancelled: false });
   });
@@ -166,12 +167,12 @@ describe("extension events in a session", () => {
       apiKey: "literal-key",
       models: [{ id: "corp-large", name: "Corp Large", contextWindow: 64_000, maxTokens: 4_000 }],
     });
-    expect(t.session.models.registry.find("corp", "corp-large")).toMatchObject({ provider: "corp", id: "corp-large", baseUrl: "http://127.0.0.1:9/v1" });
-    expect(await t.session.models.registry.getApiKey("corp")).toBe("literal-key");
-    expect(other.session.models.registry.find("corp", "corp-large")).toBeUndefined();
+    expect(sessionWiring(t.session).models.registry.find("corp", "corp-large")).toMatchObject({ provider: "corp", id: "corp-large", baseUrl: "http://127.0.0.1:9/v1" });
+    expect(await sessionWiring(t.session).models.registry.getApiKey("corp")).toBe("literal-key");
+    expect(sessionWiring(other.session).models.registry.find("corp", "corp-large")).toBeUndefined();
     expect(() => api.registerProvider("broken", { api: "no-such-api", models: [{ id: "m" }] })).toThrow();
     api.unregisterProvider("corp");
-    expect(t.session.models.registry.find("corp", "corp-large")).toBeUndefined();
+    expect(sessionWiring(t.session).models.registry.find("corp", "corp-large")).toBeUndefined();
   });
 
   it("ui_prompt_start / ui_prompt_end surround a dialog", async () => {
@@ -205,9 +206,9 @@ describe("extension events in a session", () => {
       pi.on("session_compact", (e) => void seen.push({ type: e.type, entry: e.compactionEntry.type, fromExtension: e.fromExtension, reason: e.reason }));
     }, { settings });
     for (const q of ["one", "two", "three"]) await t.session.prompt(`${q} ${"x".repeat(400)}`).done;
-    await expect(t.session.compact()).rejects.toThrow(/cancel/i);
+    await expect(t.session.handle({ type: "compact" })).rejects.toThrow(/cancel/i);
     cancel = false;
-    const result = await t.session.compact();
+    const result = await t.session.handle({ type: "compact" });
     expect(result.summary).toContain("the summary");
     expect(seen).toEqual([
       { type: "session_before_compact", reason: "manual", willRetry: false, toSummarize: true },
@@ -259,7 +260,7 @@ describe("extension events in a session", () => {
       }),
     { cwd: dir });
     expect(reasons).toEqual(["startup"]);
-    expect(t.session.extensions.commands().map((c) => `${c.source}:${c.name}`)).toEqual(["prompt:greet", "skill:skill:lint"]);
+    expect(sessionWiring(t.session).extensions.commands().map((c) => `${c.source}:${c.name}`)).toEqual(["prompt:greet", "skill:skill:lint"]);
     await t.session.prompt("/greet Ada").done;
     expect(userTexts(lastRequest(t.calls))).toEqual(["Say hello to Ada.\n"]);
   });

@@ -39,3 +39,21 @@ export type { ExtensionUi, LoadedExtensions, ExtensionCommandInfo } from "../ext
 export { SubagentRegistry, type AgentProgress, type SubagentLifecycle, type SubagentProgressPayload, type SubagentSnapshot, type SubagentSubscriptionLevel } from "./subagent-registry.js";
 export { readSubagentTranscript, type SubagentTranscript } from "./subagent-transcript.js";
 export { convertToLlm } from "./convert-to-llm.js";
+
+// ── typed operations: the protocol's command table as the session answers it ──
+export {
+  FRONT_DOOR_OP_TYPES,
+  isSessionOpType,
+  type FrontDoorOpType,
+  type OperationTable,
+  type QueuedMessage,
+  type SessionOp,
+  type SessionOpOf,
+  type SessionOpResult,
+  type SessionOpType,
+} from "./operations.js";
+export { availableCommands, type AvailableSlashCommand } from "./slash-commands.js";
+export { PAGE_BUSY_ERROR, PAGE_STALE_ERROR, PageError } from "./messages-page.js";
+
+// ── the composition root's hold on a session it built (src/cli only; test/arch checks it) ──
+export { sessionWiring, type SessionWiring } from "./session-wiring.js";

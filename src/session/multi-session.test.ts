@@ -1,6 +1,7 @@
 // Two sessions in one process, at the same time, against the scripted SSE server through the real
 // provider packages: they share the model registry and settings they are given, and nothing else.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { sessionWiring } from "./session-wiring.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,18 +60,18 @@ describe("many sessions in one process", () => {
     expect(JSON.stringify(a.requests.at(-1)!.body.messages)).not.toContain("ask b");
     expect(JSON.stringify(b.requests.at(-1)!.body.messages)).toContain("probe ok");
     // files and stats are each session's own
-    const fileOne = one.session.history.sessionFile!;
-    const fileTwo = two.session.history.sessionFile!;
+    const fileOne = sessionWiring(one.session).history.sessionFile!;
+    const fileTwo = sessionWiring(two.session).history.sessionFile!;
     expect(fileOne).not.toBe(fileTwo);
     expect(readFileSync(fileOne, "utf8")).toContain("ask a");
     expect(readFileSync(fileOne, "utf8")).not.toContain("ask b");
-    expect(one.session.history.stats().tokens).toMatchObject({ input: 220, output: 15 });
-    expect(two.session.history.stats().tokens).toMatchObject({ input: 420, output: 27 });
+    expect(sessionWiring(one.session).history.stats().tokens).toMatchObject({ input: 220, output: 15 });
+    expect(sessionWiring(two.session).history.stats().tokens).toMatchObject({ input: 420, output: 27 });
     expect(one.session.id).not.toBe(two.session.id);
     // a switch in one leaves the other where it was
-    await one.session.history.newSession();
-    expect(two.session.history.sessionFile).toBe(fileTwo);
-    expect(two.session.history.messages).toHaveLength(4);
+    await sessionWiring(one.session).history.newSession();
+    expect(sessionWiring(two.session).history.sessionFile).toBe(fileTwo);
+    expect(sessionWiring(two.session).history.messages).toHaveLength(4);
     await Promise.all([one.session.close(), two.session.close()]);
   });
 
@@ -84,10 +85,10 @@ describe("many sessions in one process", () => {
     const two = testSession({ stream: createStreamFn(), registry, model });
     await one.session.prompt("x").done;
     await two.session.prompt("y").done;
-    expect(one.session.history.lastAssistantText()).toBe("first");
-    expect(two.session.history.lastAssistantText()).toBe("first");
+    expect(sessionWiring(one.session).history.lastAssistantText()).toBe("first");
+    expect(sessionWiring(two.session).history.lastAssistantText()).toBe("first");
     await one.session.prompt("z").done;
-    expect(one.session.history.lastAssistantText()).toBe("second");
+    expect(sessionWiring(one.session).history.lastAssistantText()).toBe("second");
     await Promise.all([one.session.close(), two.session.close()]);
   });
 });

@@ -2,6 +2,7 @@
 // rules (a blocked call never asks), the dialog port gets the call, and with no port an ask
 // is denied ("no one to ask").
 import { describe, expect, it } from "vitest";
+import { sessionWiring } from "./session-wiring.js";
 import { fakeTool, scriptedStream, textOf, type Reply } from "../../test/support/agent.js";
 import { createExtensionRuntime } from "../extensions/api.js";
 import { loadExtensionFactory, type LoadedExtensions } from "../extensions/loader.js";
@@ -42,9 +43,9 @@ describe("permission gate in a session", () => {
         });
       }, runtime),
     );
-    await t.session.extensions.attach(loaded, { ui: recordingUi(), hasUI: true, onError: () => undefined, onPromptError: () => undefined });
+    await sessionWiring(t.session).extensions.attach(loaded, { ui: recordingUi(), hasUI: true, onError: () => undefined, onPromptError: () => undefined });
     const asked: PermissionRequest[] = [];
-    t.session.permissions.setAsker({
+    sessionWiring(t.session).permissions.setAsker({
       ask: async (request) => {
         order.push(`ask ${request.permission.toolCallId}`);
         asked.push(request);
@@ -70,7 +71,7 @@ describe("permission gate in a session", () => {
 
   it("a dialog port that fails denies the call instead of failing the run", async () => {
     const t = build();
-    t.session.permissions.setAsker({ ask: () => Promise.reject(new Error("host went away")) });
+    sessionWiring(t.session).permissions.setAsker({ ask: () => Promise.reject(new Error("host went away")) });
     await t.session.prompt("go").done;
     expect(textOf(results(t.events)[0])).toBe("Permission denied: edit did not run. The approval dialog failed (host went away), so the call was denied.");
   });
@@ -80,15 +81,15 @@ describe("files another tool changes (approveFileWrites)", () => {
   it("judges each file as an edit of it: the host is asked per file, and one refusal rejects", async () => {
     const t = build();
     const asked: string[] = [];
-    t.session.permissions.setAsker({
+    sessionWiring(t.session).permissions.setAsker({
       ask: async (request) => {
         asked.push(`${request.permission.toolCallId} ${request.title}`);
         return { value: request.title.includes("b.ts") ? "Deny" : "Allow once" };
       },
     });
     const call = { toolCallId: "lsp1", signal: new AbortController().signal };
-    await expect(t.session.approveFileWrites([`${t.session.cwd}/a.ts`], call)).resolves.toBeUndefined();
-    await expect(t.session.approveFileWrites([`${t.session.cwd}/a.ts`, `${t.session.cwd}/b.ts`], call)).rejects.toThrow(`Permission denied: ${t.session.cwd}/b.ts was not changed (judged as an edit of it).`);
+    await expect(sessionWiring(t.session).approveFileWrites([`${t.session.cwd}/a.ts`], call)).resolves.toBeUndefined();
+    await expect(sessionWiring(t.session).approveFileWrites([`${t.session.cwd}/a.ts`, `${t.session.cwd}/b.ts`], call)).rejects.toThrow(`Permission denied: ${t.session.cwd}/b.ts was not changed (judged as an edit of it).`);
     expect(asked).toEqual([`lsp1 Allow edit: ${t.session.cwd}/a.ts?`, `lsp1 Allow edit: ${t.session.cwd}/a.ts?`, `lsp1 Allow edit: ${t.session.cwd}/b.ts?`]);
   });
 });

@@ -2,6 +2,7 @@
 // writes files, the checkpoint engine runs on the real git. Asserts on events, the session file,
 // the files on disk and the conversation.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { sessionWiring } from "./session-wiring.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -62,38 +63,38 @@ describe("file checkpoints in a session", () => {
     expect(t.toolLog).toEqual(["put after 1 checkpoints", "put after 2 checkpoints"]);
     const created = t.events.filter((e) => e.type === "checkpoint_created");
     expect(created).toHaveLength(2);
-    const list = await t.session.checkpoints.list();
+    const list = await sessionWiring(t.session).checkpoints.list();
     expect(list.map((c) => [c.kind, c.prompt])).toEqual([
       ["prompt", "first prompt"],
       ["prompt", "second prompt"],
     ]);
     expect(created.map((e) => e.type === "checkpoint_created" && e.checkpointId)).toEqual(list.map((c) => c.checkpointId));
     // the entry id is the user message's
-    const userIds = t.session.history.branchMessages().map((m) => m.entryId);
+    const userIds = sessionWiring(t.session).history.branchMessages().map((m) => m.entryId);
     expect(list.map((c) => c.entryId)).toEqual(userIds);
     // the session file holds the checkpoint entries
-    const file = readFileSync(t.session.history.sessionFile!, "utf8");
+    const file = readFileSync(sessionWiring(t.session).history.sessionFile!, "utf8");
     expect(file.match(/"customType":"pith.checkpoint"/g)).toHaveLength(2);
 
-    const diff = await t.session.checkpoints.diff(list[1].checkpointId);
+    const diff = await sessionWiring(t.session).checkpoints.diff(list[1].checkpointId);
     expect(diff.files).toEqual([{ path: "a.txt", status: "modified", additions: 1, deletions: 1 }]);
-    const between = await t.session.checkpoints.diff(list[0].checkpointId, list[1].checkpointId);
+    const between = await sessionWiring(t.session).checkpoints.diff(list[0].checkpointId, list[1].checkpointId);
     expect(between.files.map((f) => [f.path, f.status])).toEqual([["a.txt", "added"]]);
 
     // files: a.txt goes back to "one"; the conversation stays
-    const messagesBefore = t.session.history.messages.length;
-    const r1 = await t.session.checkpoints.restore(list[1].checkpointId);
+    const messagesBefore = sessionWiring(t.session).history.messages.length;
+    const r1 = await sessionWiring(t.session).checkpoints.restore(list[1].checkpointId);
     expect(r1).toMatchObject({ restored: ["a.txt"], deleted: [] });
     expect(readFileSync(path.join(t.cwd, "a.txt"), "utf8")).toBe("one");
-    expect(t.session.history.messages.length).toBe(messagesBefore);
+    expect(sessionWiring(t.session).history.messages.length).toBe(messagesBefore);
 
     // both: a.txt deleted, the conversation is back before the first prompt
-    const r0 = await t.session.checkpoints.restore(list[0].checkpointId, "both");
+    const r0 = await sessionWiring(t.session).checkpoints.restore(list[0].checkpointId, "both");
     expect(r0).toMatchObject({ restored: [], deleted: ["a.txt"] });
     expect(existsSync(path.join(t.cwd, "a.txt"))).toBe(false);
     expect(readFileSync(path.join(t.cwd, "keep.txt"), "utf8")).toBe("keep");
-    expect(t.session.history.messages).toEqual([]);
-    const kinds = (await t.session.checkpoints.list()).map((c) => c.kind);
+    expect(sessionWiring(t.session).history.messages).toEqual([]);
+    const kinds = (await sessionWiring(t.session).checkpoints.list()).map((c) => c.kind);
     expect(kinds).toEqual(["prompt", "prompt", "restore", "restore"]);
 
     // the next prompt continues from there
@@ -103,9 +104,9 @@ describe("file checkpoints in a session", () => {
     expect(JSON.stringify(lastCall.context.messages)).toContain("fresh start");
 
     // undoing the last restore (both) brings files and conversation back
-    await t.session.checkpoints.restore(r0.undoCheckpointId, "both");
+    await sessionWiring(t.session).checkpoints.restore(r0.undoCheckpointId, "both");
     expect(readFileSync(path.join(t.cwd, "a.txt"), "utf8")).toBe("one");
-    expect(JSON.stringify(t.session.history.messages)).toContain("second prompt");
+    expect(JSON.stringify(sessionWiring(t.session).history.messages)).toContain("second prompt");
   });
 
   it("steering and follow-up messages that join a run get their own checkpoint, before the tools after them", async () => {
@@ -114,33 +115,33 @@ describe("file checkpoints in a session", () => {
     t.session.subscribe((e) => {
       if (e.type === "tool_execution_start" && !queued) {
         queued = true;
-        t.session.steer("also b");
-        t.session.followUp("then c");
+        void t.session.handle({ type: "steer", message: "also b" });
+        void t.session.handle({ type: "follow_up", message: "then c" });
       }
     });
     await t.session.prompt("write a").done;
-    const list = await t.session.checkpoints.list();
+    const list = await sessionWiring(t.session).checkpoints.list();
     expect(list.map((c) => c.prompt)).toEqual(["write a", "also b", "then c"]);
     expect(t.toolLog).toEqual(["put after 1 checkpoints", "put after 2 checkpoints", "put after 3 checkpoints"]);
     // the steer's checkpoint holds a.txt but not b.txt
-    const d = await t.session.checkpoints.diff(list[1].checkpointId, list[2].checkpointId);
+    const d = await sessionWiring(t.session).checkpoints.diff(list[1].checkpointId, list[2].checkpointId);
     expect(d.files.map((f) => `${f.status} ${f.path}`)).toEqual(["added b.txt"]);
   });
 
   it("fails clearly for unknown ids, bad modes, paths outside the cwd and during a run", async () => {
     const t = setup([{ steps: [{ hang: true }] }]);
-    await expect(t.session.checkpoints.restore("0123456789abcdef")).rejects.toThrow(/Unknown checkpoint: 0123456789abcdef/);
-    await expect(t.session.checkpoints.diff("nope")).rejects.toThrow(/Unknown checkpoint/);
-    await expect(t.session.checkpoints.restore("x", "everything")).rejects.toThrow(/Invalid "mode"/);
+    await expect(sessionWiring(t.session).checkpoints.restore("0123456789abcdef")).rejects.toThrow(/Unknown checkpoint: 0123456789abcdef/);
+    await expect(sessionWiring(t.session).checkpoints.diff("nope")).rejects.toThrow(/Unknown checkpoint/);
+    await expect(sessionWiring(t.session).checkpoints.restore("x", "everything")).rejects.toThrow(/Invalid "mode"/);
     const handle = t.session.prompt("hang");
     await handle.accepted;
     while (!t.events.some((e) => e.type === "checkpoint_created")) await new Promise((r) => setTimeout(r, 5));
-    await expect(t.session.checkpoints.restore((await t.session.checkpoints.list())[0].checkpointId)).rejects.toThrow(/while a run is active: abort it first/);
+    await expect(sessionWiring(t.session).checkpoints.restore((await sessionWiring(t.session).checkpoints.list())[0].checkpointId)).rejects.toThrow(/while a run is active: abort it first/);
     await t.session.abort();
-    const [cp] = await t.session.checkpoints.list();
-    await expect(t.session.checkpoints.restore(cp.checkpointId, "files", ["../outside"])).rejects.toThrow(/outside the working folder/);
+    const [cp] = await sessionWiring(t.session).checkpoints.list();
+    await expect(sessionWiring(t.session).checkpoints.restore(cp.checkpointId, "files", ["../outside"])).rejects.toThrow(/outside the working folder/);
     // a prompt while a restore is under way is refused like one during a run
-    const restoring = t.session.checkpoints.restore(cp.checkpointId);
+    const restoring = sessionWiring(t.session).checkpoints.restore(cp.checkpointId);
     await expect(t.session.prompt("during restore").accepted).rejects.toThrow(BUSY_ERROR);
     await restoring;
     expect(t.session.isStreaming).toBe(false);
@@ -148,30 +149,30 @@ describe("file checkpoints in a session", () => {
 
   it("is off when git is not on the PATH, says why, and prompts still work", async () => {
     const t = setup([write("c1", "a.txt", "one"), text("ok")], { pathEnv: tempDir("pith-empty-path-") });
-    expect(await t.session.checkpoints.state()).toEqual({ enabled: false, reason: "git was not found on PATH" });
+    expect(await sessionWiring(t.session).checkpoints.state()).toEqual({ enabled: false, reason: "git was not found on PATH" });
     await t.session.prompt("go").done;
     expect(readFileSync(path.join(t.cwd, "a.txt"), "utf8")).toBe("one");
-    expect(await t.session.checkpoints.list()).toEqual([]);
-    await expect(t.session.checkpoints.diff("0123456789abcdef")).rejects.toThrow(/File checkpoints are off: git was not found on PATH/);
+    expect(await sessionWiring(t.session).checkpoints.list()).toEqual([]);
+    await expect(sessionWiring(t.session).checkpoints.diff("0123456789abcdef")).rejects.toThrow(/File checkpoints are off: git was not found on PATH/);
   });
 
   it("a folder with more than maxFiles files: one checkpoint_notice, then off (get_state says why); the run goes on", async () => {
     const t = setup([write("c1", "a.txt", "one"), text("ok")], { maxFiles: 2 });
     for (const f of ["x", "y", "z"]) writeFileSync(path.join(t.cwd, f), f);
     await t.session.prompt("go").done;
-    await t.session.checkpoints.list();
+    await sessionWiring(t.session).checkpoints.list();
     const notices = t.events.filter((e) => e.type === "checkpoint_notice");
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatchObject({ message: expect.stringContaining("more than 2 files") });
     expect(readFileSync(path.join(t.cwd, "a.txt"), "utf8")).toBe("one");
-    expect(await t.session.checkpoints.list()).toEqual([]);
-    expect(await t.session.checkpoints.state()).toEqual({ enabled: false, reason: expect.stringContaining("raise fileCheckpoints.maxFiles") });
+    expect(await sessionWiring(t.session).checkpoints.list()).toEqual([]);
+    expect(await sessionWiring(t.session).checkpoints.state()).toEqual({ enabled: false, reason: expect.stringContaining("raise fileCheckpoints.maxFiles") });
   });
 
   it("is off by default and spawns nothing", async () => {
     const t = setup([text("ok")], { enabled: false });
     await t.session.prompt("go").done;
-    expect(await t.session.checkpoints.state()).toEqual({ enabled: false, reason: expect.stringContaining("fileCheckpoints.enabled is false") });
+    expect(await sessionWiring(t.session).checkpoints.state()).toEqual({ enabled: false, reason: expect.stringContaining("fileCheckpoints.enabled is false") });
     expect(existsSync(path.join(t.home, "checkpoints"))).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 // process), a scripted model. The first prompt waits for a server still starting, its tools
 // join the model's list, a call reaches the server, and closing the session ends the servers.
 import { describe, expect, it, vi } from "vitest";
+import { sessionWiring } from "./session-wiring.js";
 import { scriptedStream, type Reply } from "../../test/support/agent.js";
 import { McpManager } from "../mcp/index.js";
 import type { OpenClient } from "../mcp/open-client.js";
@@ -41,7 +42,7 @@ describe("SessionMcp", () => {
     const server = fakeServer();
     const { stream, calls } = scriptedStream([callTool("c1", "mcp__srv__look", { at: "the sky" }), text("done")]);
     const { session } = testSession({ stream, mcp: server.wiring });
-    expect(session.mcp.servers()).toEqual([{ name: "srv", source: "global", status: "connecting", tools: [] }]);
+    expect(sessionWiring(session).mcp.servers()).toEqual([{ name: "srv", source: "global", status: "connecting", tools: [] }]);
     const handle = session.prompt("look");
     await handle.accepted;
     setTimeout(server.release, 30); // the server finishes starting after the prompt was accepted
@@ -50,12 +51,12 @@ describe("SessionMcp", () => {
     expect(server.calls).toEqual([{ name: "look", args: { at: "the sky" } }]);
     const result = calls[1].context.messages.find((m) => m.role === "toolResult");
     expect(result).toMatchObject({ toolName: "mcp__srv__look", isError: false, content: [{ type: "text", text: "saw the sky" }] });
-    expect(session.tools.active().map((t) => t.name)).toContain("mcp__srv__look");
-    expect(session.mcp.servers()).toEqual([{ name: "srv", source: "global", status: "connected", tools: ["mcp__srv__look"] }]);
+    expect(sessionWiring(session).tools.active().map((t) => t.name)).toContain("mcp__srv__look");
+    expect(sessionWiring(session).mcp.servers()).toEqual([{ name: "srv", source: "global", status: "connected", tools: ["mcp__srv__look"] }]);
 
     await session.close();
     expect(server.wiring.close).toHaveBeenCalledTimes(1);
-    await expect(session.mcp.setHostServers({})).rejects.toThrow(PithError);
+    await expect(sessionWiring(session).mcp.setHostServers({})).rejects.toThrow(PithError);
   });
 
   it("a wiring's allowTool limits the MCP tools the session offers (a subagent's agent definition)", async () => {
@@ -65,9 +66,9 @@ describe("SessionMcp", () => {
     const { stream } = scriptedStream([text("ok")]);
     const allowed = testSession({ stream, mcp: { ...server.wiring, manager: server.manager, allowTool: (n) => n === "mcp__srv__look" } }).session;
     const refused = testSession({ stream, mcp: { ...server.wiring, manager: server.manager, allowTool: () => false } }).session;
-    expect(allowed.mcp.tools().map((t) => t.name)).toEqual(["mcp__srv__look"]);
-    expect(refused.mcp.tools()).toEqual([]);
-    expect(refused.tools.active().map((t) => t.name)).not.toContain("mcp__srv__look");
+    expect(sessionWiring(allowed).mcp.tools().map((t) => t.name)).toEqual(["mcp__srv__look"]);
+    expect(sessionWiring(refused).mcp.tools()).toEqual([]);
+    expect(sessionWiring(refused).tools.active().map((t) => t.name)).not.toContain("mcp__srv__look");
     await allowed.close();
     await refused.close();
   });
@@ -75,9 +76,9 @@ describe("SessionMcp", () => {
   it("without MCP wiring a session has no MCP servers and refuses set_mcp_servers", async () => {
     const { stream } = scriptedStream([text("ok")]);
     const { session } = testSession({ stream });
-    expect(session.mcp.servers()).toEqual([]);
-    expect(session.mcp.tools()).toEqual([]);
-    await expect(session.mcp.setHostServers({})).rejects.toThrow("MCP servers are not available in this session");
+    expect(sessionWiring(session).mcp.servers()).toEqual([]);
+    expect(sessionWiring(session).mcp.tools()).toEqual([]);
+    await expect(sessionWiring(session).mcp.setHostServers({})).rejects.toThrow("MCP servers are not available in this session");
     await session.close();
   });
 });

@@ -2,6 +2,7 @@
 // while a run is in flight, and `reconfigure` (what a grant does to a running session): new
 // settings, except what the host set by command, new built-in tools (the old ones disposed).
 import { describe, expect, it } from "vitest";
+import { sessionWiring } from "./session-wiring.js";
 import { scriptedStream } from "../../test/support/agent.js";
 import type { ProjectTrustReport } from "../shared/schema/index.js";
 import type { Tool } from "../tools/types.js";
@@ -50,7 +51,7 @@ describe("AgentSession: trust state and reconfigure", () => {
     const p = port();
     const { session } = testSession({ stream: scriptedStream([]).stream, extra: { projectTrust: p } });
     expect(session.getState().projectTrust).toEqual({ trusted: false, source: "default" });
-    await session.trust.grant({ persist: false });
+    await sessionWiring(session).trust.grant({ persist: false });
     expect(session.getState().projectTrust).toEqual({ trusted: true, source: "host" });
   });
 
@@ -63,9 +64,9 @@ describe("AgentSession: trust state and reconfigure", () => {
       extra: { createTools: () => [tool(`tool-${round++}`)] },
       settings: testSettings((s) => (s.permissions = { mode: "ask", allow: [], ask: [], deny: ["bash(rm:*)"] })),
     });
-    session.modes.setSteeringMode("all");
-    session.modes.setAutoRetry(false);
-    session.permissions.set({ deny: ["bash(curl:*)"] });
+    sessionWiring(session).modes.setSteeringMode("all");
+    sessionWiring(session).modes.setAutoRetry(false);
+    sessionWiring(session).permissions.set({ deny: ["bash(curl:*)"] });
     const next = testSettings((s) => {
       s.permissions = { mode: "allow", allow: ["bash"], ask: [], deny: [] };
       s.steeringMode = "one-at-a-time";
@@ -73,12 +74,12 @@ describe("AgentSession: trust state and reconfigure", () => {
       s.retry.maxRetries = 9;
       s.compaction.keepRecentTokens = 123;
     });
-    await session.reconfigure(next);
+    await sessionWiring(session).reconfigure(next);
     const state = session.getState();
     expect(state.steeringMode).toBe("all");
     expect(state.autoRetryEnabled).toBe(false);
     expect(state.permissions).toMatchObject({ mode: "allow", allow: ["bash"], deny: ["bash(curl:*)"] });
-    expect(session.tools.active().map((t) => t.name)).toEqual(["tool-1"]);
+    expect(sessionWiring(session).tools.active().map((t) => t.name)).toEqual(["tool-1"]);
     expect(disposed).toEqual(["tool-0"]);
   });
 });

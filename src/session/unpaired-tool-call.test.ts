@@ -2,6 +2,7 @@
 // an older version wrote it): opening it repairs the context the provider gets, and the file is
 // never rewritten for it.
 import { readFileSync, writeFileSync } from "node:fs";
+import { sessionWiring } from "./session-wiring.js";
 import { describe, expect, it } from "vitest";
 import { fakeTool, scriptedStream, type Reply } from "../../test/support/agent.js";
 import type { LlmMessage } from "../shared/types.js";
@@ -23,7 +24,7 @@ async function crashedSessionFile(): Promise<{ file: string; cwd: string }> {
   const { stream } = scriptedStream([callTool("call_lost", "probe"), text("done")]);
   const { session } = testSession({ stream, tools: [fakeTool("probe")] });
   await session.prompt("look around").done;
-  const file = session.history.sessionFile!;
+  const file = sessionWiring(session).history.sessionFile!;
   const cwd = session.cwd;
   await session.close();
   const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
@@ -43,7 +44,7 @@ describe("a session file with an unpaired tool call", () => {
     const { stream, calls } = scriptedStream([text("carrying on")]);
     const { session } = testSession({ stream, tools: [fakeTool("probe")], cwd, extra: { storage, file: storage.open(file, { cwd }) } });
     // opening (and reading the context) writes nothing
-    const roles = session.history.messages.map((m) => m.role);
+    const roles = sessionWiring(session).history.messages.map((m) => m.role);
     expect(roles).toEqual(["user", "assistant", "toolResult"]);
     expect(readFileSync(file).equals(before)).toBe(true);
 

@@ -45,6 +45,23 @@ describe("websocket transport", () => {
     expect(items).toHaveLength(4);
   });
 
+  it("a frame the writer hands over in slices still goes out as one whole message", async () => {
+    const { transport, client } = await pair();
+    const got: string[] = [];
+    client.on("message", (d) => got.push(String(d)));
+    const big = "y".repeat(3 * 1024 * 1024 + 17);
+    transport.writer.write({ i: 0 });
+    transport.writer.write({ i: 1, big });
+    transport.writer.write({ i: 2 });
+    await transport.writer.flush();
+    await new Promise<void>((resolve) => {
+      const check = () => (got.length >= 3 ? resolve() : setImmediate(check));
+      check();
+    });
+    expect(got.map((m) => JSON.parse(m).i)).toEqual([0, 1, 2]);
+    expect(JSON.parse(got[1]).big).toBe(big);
+  });
+
   it("writes frames in order, one message each, with separators escaped", async () => {
     const { transport, client } = await pair();
     const got: string[] = [];

@@ -91,10 +91,18 @@ class MessageSender extends Writable {
     this.sendLines(chunks.map((c) => c.chunk), cb);
   }
 
+  /** The start of a frame whose end has not been written yet (the writer hands big frames over in slices). */
+  private partial = "";
+
   private sendLines(chunks: string[], cb: (err?: Error | null) => void): void {
     const messages: string[] = [];
-    // A serialized frame never holds a raw LF (JSON escapes it), so LF separates frames exactly.
-    for (const chunk of chunks) for (const line of String(chunk).split("\n")) if (line !== "") messages.push(line);
+    // A serialized frame never holds a raw LF (JSON escapes it), so LF separates frames exactly;
+    // text after the last LF is the start of a frame and waits for the rest of it.
+    for (const chunk of chunks) {
+      const lines = (this.partial + String(chunk)).split("\n");
+      this.partial = lines.pop() ?? "";
+      for (const line of lines) if (line !== "") messages.push(line);
+    }
     if (messages.length === 0) return cb();
     const last = messages.length - 1;
     try {

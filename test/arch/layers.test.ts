@@ -42,6 +42,14 @@ describe("layering (the layer table of docs/architecture.md)", () => {
     const problems = doorViolations(fileGraph, ["session"]);
     expect(problems, `Imports past the session's door:\n${problems.join("\n")}`).toEqual([]);
   });
+
+  it("hands a session's wiring only to the composition root (src/cli): front doors use the facade", () => {
+    const holders = files
+      .filter((f) => !f.path.startsWith("session/") && !f.path.startsWith("cli/") && !f.path.endsWith(".test.ts"))
+      .filter((f) => /\bsessionWiring\b|\bSessionWiring\b/.test(f.text))
+      .map((f) => f.path);
+    expect(holders, "Only src/cli/ may take a session's wiring").toEqual([]);
+  });
 });
 
 describe("the checker itself", () => {

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { AcpHost, AcpSessionSpec, HostedAcpSession } from "../../acp/index.js";
-import { releaseAllLocks, type SessionStorage } from "../../session/index.js";
+import { releaseAllLocks, sessionWiring, type SessionStorage } from "../../session/index.js";
 import { createNodeFsOps, overlayTextFiles } from "../../tools/index.js";
 import { killAllProcessGroups } from "../../tools/ops/process-groups.js";
 import type { ParsedArgs } from "../args.js";
@@ -33,7 +33,7 @@ function createHost(args: ParsedArgs, settings: SettingsSource, e: Environment, 
     const fs = spec.files ? overlayTextFiles(createNodeFsOps(), spec.files) : undefined;
     // each session's own folder decides its trust, and so its settings (--trust-project: every folder)
     const { session: s, registry } = await composeSession(sessionArgs, settings, { ...e, cwd: spec.cwd }, { fs });
-    s.models.trackDiscovery(registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`)));
+    sessionWiring(s).models.trackDiscovery(registry.discover().catch((err) => e.log(`model discovery: ${(err as Error).message}`)));
     return { session: s, attachExtensions: (bindings) => attachExtensions(sessionArgs, s, pithHome, e.log, bindings) };
   };
 

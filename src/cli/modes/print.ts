@@ -3,7 +3,7 @@
 import { attachExtensions, headlessBindings } from "../extensions.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { AgentSession, PromptOutcome } from "../../session/index.js";
+import { sessionWiring, type AgentSession, type PromptOutcome } from "../../session/index.js";
 import type { OutputSpec } from "../../tools/index.js";
 import { errorMessage } from "../../shared/errors.js";
 import type { AssistantMessage } from "../../shared/types.js";
@@ -39,7 +39,7 @@ export async function runPrintMode(args: ParsedArgs, settings: SettingsSource, e
     e.log("No prompt given: pass a message, or pipe text on stdin.");
     return 2;
   }
-  if (!session.models.current) {
+  if (!session.model) {
     e.log("No models available. Set an API key environment variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...),");
     e.log(`configure ${pithHome}/models.json, or run offline with --provider scripted --model <script.json>.`);
     return 1;
@@ -57,7 +57,7 @@ export async function runPrintMode(args: ParsedArgs, settings: SettingsSource, e
   }
   const writer = mode === "json" ? new FrameWriter(process.stdout) : undefined;
   if (writer) {
-    writer.write({ ...session.history.header });
+    writer.write({ ...sessionWiring(session).history.header });
     session.subscribe((event) => writer.write(event));
   }
   let outcome: PromptOutcome | undefined;
@@ -96,7 +96,7 @@ function printStructured(outcome: PromptOutcome | undefined, e: Environment, pri
 }
 
 function printFinal(session: AgentSession, e: Environment): number {
-  const messages = session.history.messages;
+  const messages = sessionWiring(session).history.messages;
   const last = messages[messages.length - 1];
   if (!last || last.role !== "assistant") return 0;
   const msg = last as AssistantMessage;

@@ -1,5 +1,6 @@
 // RPC mode: the session, the RPC front door over stdio, the ready frame, extensions with the RPC
 // UI, then serve stdin until it ends.
+import { sessionWiring } from "../../session/index.js";
 import { errorMessage } from "../../shared/errors.js";
 import { attachExtensions } from "../extensions.js";
 import { RpcServer, type RpcServerOptions } from "../../rpc/server.js";
@@ -46,7 +47,7 @@ export async function openFrontDoor(session: AgentSession, transport: Transport,
     sessionFactory: {
       create: async (params, current) => {
         const created = await p.createSession(params, current);
-        created.models.trackDiscovery(p.discovery()); // create_session runs only after discovery started
+        sessionWiring(created).models.trackDiscovery(p.discovery()); // create_session runs only after discovery started
         return created;
       },
       attach: (created, bindings) => attachExtensions(args, created, p.pithHome, e.log, bindings),
@@ -55,8 +56,8 @@ export async function openFrontDoor(session: AgentSession, transport: Transport,
   });
   server.ready(VERSION);
   // File checkpoints (when on) look for git now, after `ready`: the probe spawns `git --version`.
-  void session.checkpoints.start();
-  session.models.trackDiscovery(p.discovery());
+  void sessionWiring(session).checkpoints.start();
+  sessionWiring(session).models.trackDiscovery(p.discovery());
   await attachExtensions(args, session, p.pithHome, e.log, server.extensionBindings);
   server.announceCommands();
   return server;

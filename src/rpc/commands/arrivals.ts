@@ -11,10 +11,7 @@ export type Deferred = () => unknown;
 type Arrival<K extends RpcCommandType> = (cmd: RpcCommandOf<K>, ctx: CommandContext) => Deferred;
 
 const ARRIVALS: { [K in RpcCommandType]?: Arrival<K> } = {
-  bash: (cmd, ctx) => {
-    const admitted = ctx.session.bash.admit();
-    return () => ctx.session.bash.run(cmd.command, admitted);
-  },
+  bash: (cmd, ctx) => ctx.session.admitBash(cmd.command),
 };
 
 /** The deferred work of a command that takes something on arrival; undefined for the others. */

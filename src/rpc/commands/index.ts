@@ -1,42 +1,45 @@
-// The command table: one handler per protocol command type.
-import * as models from "./models.js";
+// The command table: every session operation goes through one generic path
+// (`session.handle(cmd)`); front-door work (framing, the event filter, delta streaming, the
+// heartbeat, host tools, the process's sessions) and the prompting acks have their own handlers.
+import { COMMAND_TYPES } from "../../protocol/index.js";
+import { isSessionOpType, type FrontDoorOpType, type SessionOp, type SessionOpType } from "../../session/index.js";
+import * as liveness from "./liveness.js";
+import * as multiSession from "./multi-session.js";
 import * as prompting from "./prompting.js";
-import * as sessions from "./sessions.js";
+import * as protocol from "./protocol.js";
 import * as state from "./state.js";
 import * as tools from "./tools.js";
-import * as compat from "./compat.js";
-import * as liveness from "./liveness.js";
-import * as checkpoints from "./checkpoints.js";
-import * as permissions from "./permissions.js";
-import * as compatPi from "./compat-pi.js";
-import * as protocol from "./protocol.js";
-import * as mcp from "./mcp.js";
-import * as sessionCatalog from "./session-catalog.js";
-import * as multiSession from "./multi-session.js";
-import * as subagents from "./subagents.js";
-import * as trust from "./trust.js";
-import type { CommandTable } from "./types.js";
+import type { CommandContext, CommandHandler, CommandTable } from "./types.js";
 
 export { onArrival, type Deferred } from "./arrivals.js";
 
-export const COMMANDS: CommandTable = {
-  ...prompting,
-  ...state,
-  ...models,
-  ...sessions,
-  ...tools,
-  ...compat,
-  ...liveness,
-  ...checkpoints,
-  ...permissions,
-  ...compatPi,
-  ...protocol,
-  ...mcp,
-  ...sessionCatalog,
-  ...multiSession,
-  ...subagents,
-  ...trust,
+/** Answers a session operation with its result as the response's `data`. */
+const viaSession = (cmd: SessionOp, ctx: CommandContext): Promise<unknown> => ctx.session.handle(cmd);
+
+const SESSION_OPS = Object.fromEntries(COMMAND_TYPES.filter(isSessionOpType).map((type) => [type, viaSession])) as {
+  [K in SessionOpType]: CommandHandler<K>;
 };
+
+/** Every front-door type has its handler here (the type says so). */
+const FRONT_DOOR: { [K in FrontDoorOpType]: CommandHandler<K> } = {
+  negotiate_protocol: protocol.negotiate_protocol,
+  set_event_filter: protocol.set_event_filter,
+  set_delta_streaming: state.set_delta_streaming,
+  set_heartbeat: liveness.set_heartbeat,
+  set_host_tools: tools.set_host_tools,
+  create_session: multiSession.create_session,
+  close_session: multiSession.close_session,
+  get_open_sessions: multiSession.get_open_sessions,
+};
+
+/** Session operations whose answer RPC completes: prompt acks and `prompt_result`, state and version fields. */
+const COMPLETED: Partial<CommandTable> = {
+  ...prompting,
+  get_state: state.get_state,
+  get_integrations: liveness.get_integrations,
+};
+
+export const COMMANDS: CommandTable = { ...SESSION_OPS, ...COMPLETED, ...FRONT_DOOR };
 
 /** Commands answered at once even while a long command (bash, compact, …) is running. */
 export const CONTROL_COMMANDS: ReadonlySet<string> = new Set([

@@ -1,44 +1,26 @@
-// prompt, steer, follow_up, abort, abort_and_prompt.
-import type { CommandHandler, CommandContext } from "./types.js";
-import type { ImageContent } from "../../shared/types.js";
+// The front-door work of the prompting commands: the session starts the prompt or queues the
+// message (its `prompt`, `abort_and_prompt`, `steer`, `follow_up` operations); RPC answers with an
+// ack once the prompt is accepted, writes the `prompt_result` when all its work has ended, and a
+// second (late) error response when the prompt pipeline fails after the ack.
+import type { PromptHandle } from "../../session/index.js";
+import type { CommandContext, CommandHandler } from "./types.js";
 
-/** Starts a prompt: resolves (ack) once pre-flight passed; later failures become a second response. */
-async function startPrompt(
-  ctx: CommandContext,
-  command: "prompt" | "abort_and_prompt",
-  id: string | number | undefined,
-  message: string,
-  images: ImageContent[] | undefined,
-  streamingBehavior?: "steer" | "followUp",
-  outputSchema?: unknown,
-): Promise<undefined> {
-  const output = outputSchema === undefined ? undefined : await ctx.session.compileOutputSchema(outputSchema);
-  const handle = ctx.session.prompt(message, { images, streamingBehavior, promptId: id, output });
+async function started(ctx: CommandContext, command: "prompt" | "abort_and_prompt", id: string | number | undefined, handle: PromptHandle): Promise<undefined> {
   await handle.accepted;
   ctx.promptResults.track(id, handle.outcome);
   handle.done.catch((err) => ctx.lateError(command, id, err));
   return undefined;
 }
 
-export const prompt: CommandHandler<"prompt"> = (cmd, ctx) =>
-  startPrompt(ctx, "prompt", cmd.id, cmd.message, cmd.images, cmd.streamingBehavior, cmd.outputSchema);
+export const prompt: CommandHandler<"prompt"> = async (cmd, ctx) => started(ctx, "prompt", cmd.id, await ctx.session.handle(cmd));
 
-export const steer: CommandHandler<"steer"> = (cmd, ctx) => {
-  ctx.promptResults.track(cmd.id, ctx.session.steer(cmd.message, cmd.images, cmd.id));
+export const abort_and_prompt: CommandHandler<"abort_and_prompt"> = async (cmd, ctx) =>
+  started(ctx, "abort_and_prompt", cmd.id, await ctx.session.handle(cmd));
+
+export const steer: CommandHandler<"steer"> = async (cmd, ctx) => {
+  ctx.promptResults.track(cmd.id, (await ctx.session.handle(cmd)).outcome);
 };
 
 export const follow_up: CommandHandler<"follow_up"> = async (cmd, ctx) => {
-  const output = cmd.outputSchema === undefined ? undefined : await ctx.session.compileOutputSchema(cmd.outputSchema);
-  ctx.promptResults.track(cmd.id, ctx.session.followUp(cmd.message, cmd.images, cmd.id, output));
-};
-
-export const abort: CommandHandler<"abort"> = async (_cmd, ctx) => {
-  await ctx.session.abort();
-};
-
-export const abort_and_prompt: CommandHandler<"abort_and_prompt"> = async (cmd, ctx) => {
-  // A bad schema is refused before the abort: nothing changes.
-  if (cmd.outputSchema !== undefined) await ctx.session.compileOutputSchema(cmd.outputSchema);
-  await ctx.session.abort();
-  return startPrompt(ctx, "abort_and_prompt", cmd.id, cmd.message, cmd.images, undefined, cmd.outputSchema);
+  ctx.promptResults.track(cmd.id, (await ctx.session.handle(cmd)).outcome);
 };

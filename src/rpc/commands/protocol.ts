@@ -1,7 +1,5 @@
-// oh-my-pi 18's protocol commands: framing negotiation, the event filter, message paging and the
-// slash command list. The framing switch itself happens in the FrameEncoder, after this response.
-import { availableCommands } from "../available-commands.js";
-import { PAGE_BUSY_ERROR, PageError, pageMessages } from "../messages-page.js";
+// Framing negotiation and the event filter: how frames are written, the front door's alone. The
+// framing switch itself happens in the FrameEncoder, after this response.
 import type { CommandHandler } from "./types.js";
 
 export const negotiate_protocol: CommandHandler<"negotiate_protocol"> = (cmd, ctx) => {
@@ -15,16 +13,3 @@ export const set_event_filter: CommandHandler<"set_event_filter"> = (cmd, ctx) =
   ctx.framer.flush();
   return { events: ctx.framer.filter.set(cmd.events) };
 };
-
-export const get_messages_page: CommandHandler<"get_messages_page"> = (cmd, ctx) => {
-  const { session } = ctx;
-  const state = session.getState();
-  if (state.isStreaming || state.isCompacting) throw new PageError(PAGE_BUSY_ERROR, "session_busy");
-  const messages = session.history.messages;
-  const snapshot = { sessionId: session.history.sessionId, leafId: session.history.leafId, messageCount: messages.length };
-  return pageMessages(messages, snapshot, { cursor: cmd.cursor, limit: cmd.limit });
-};
-
-export const get_available_commands: CommandHandler<"get_available_commands"> = (_cmd, ctx) => ({
-  commands: availableCommands(ctx.session.extensions.commands()),
-});

@@ -1,18 +1,24 @@
-// `get_integrations` (without the reference's product service): the model
-// provider's health and the extensions' status checks (`pi.registerServiceStatus`), all run at
-// once and each bounded by a timeout. It is a control command, so it never holds up others.
+// `get_integrations` (without the reference's product service): the model provider's health and
+// the extensions' status checks (`pi.registerServiceStatus`), all run at once and each bounded by a
+// timeout. It is a control command, so it never holds up others. The front door adds its own
+// version to the answer.
 import type { Integrations } from "../protocol/index.js";
-import type { AgentSession } from "../session/index.js";
+import type { ExtensionRunner } from "../extensions/index.js";
+import type { SessionModels } from "./session-models.js";
 
 /** How long the provider and each status check may take. */
 export const INTEGRATIONS_TIMEOUT_MS = 5000;
 
 type Service = Integrations["services"][number];
 
-export async function checkIntegrations(session: AgentSession, version: string, timeoutMs = INTEGRATIONS_TIMEOUT_MS): Promise<Integrations> {
-  const contributions = session.extensions.current?.serviceStatuses() ?? [];
+export async function checkIntegrations(
+  models: SessionModels,
+  runner: ExtensionRunner | undefined,
+  timeoutMs = INTEGRATIONS_TIMEOUT_MS,
+): Promise<Omit<Integrations, "version">> {
+  const contributions = runner?.serviceStatuses() ?? [];
   const [model, ...services] = await Promise.all([
-    session.models.checkProvider({ timeoutMs }),
+    models.checkProvider({ timeoutMs }),
     ...contributions.map(async (c): Promise<Service> => {
       const plugin = { name: c.name, _isPlugin: true as const, ...(c.group !== undefined ? { _group: c.group } : {}) };
       try {
@@ -25,7 +31,7 @@ export async function checkIntegrations(session: AgentSession, version: string, 
       }
     }),
   ]);
-  return { version, model, services };
+  return { model, services };
 }
 
 /** The value, or undefined when it took longer than `ms`. */
