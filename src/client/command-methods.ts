@@ -4,7 +4,7 @@
 import type { PermissionRulesInput, RpcCommandType, RpcResponseData } from "../protocol/index.js";
 import type { ImageContent, ThinkingLevelInput, TodoPhase } from "../shared/types.js";
 import { RpcSessionCommands } from "./session-methods.js";
-import type { CommandMethods, HostTool } from "./types.js";
+import type { CommandMethods, AnyHostTool } from "./types.js";
 
 type Data<T extends RpcCommandType> = RpcResponseData<T>;
 type QueueMode = "all" | "one-at-a-time";
@@ -40,7 +40,7 @@ export abstract class RpcCommands extends RpcSessionCommands implements CommandM
     return this.request("set_todos", { phases });
   }
   /** Registers host tools of the first session and serves their calls; `[]` removes them all. */
-  setHostTools(tools: HostTool<any>[]): Promise<Data<"set_host_tools">> {
+  setHostTools(tools: AnyHostTool[]): Promise<Data<"set_host_tools">> {
     return this.request("set_host_tools", { tools: this.registerHostTools(tools) });
   }
 

@@ -10,6 +10,7 @@ import { killGroup, spawnAgent } from "./process-group.js";
 import type { CommandParams, FrameHandler, FrameOf, OutboundFrameType, RpcClientOptions } from "./types.js";
 
 type AnyFrame = Record<string, unknown> & { type: string };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a listener reads the frame type it subscribed to
 type AnyHandler = (frame: any) => void;
 interface Pending {
   command: string;

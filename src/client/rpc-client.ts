@@ -8,7 +8,7 @@ import { RpcCommands } from "./command-methods.js";
 import type { ConnectOptions } from "./connection.js";
 import { RpcClientError } from "./errors.js";
 import { HostToolRunner } from "./host-tool-runner.js";
-import type { HostTool, PromptAndWaitOptions, RpcClientOptions, UiAnswer, UiRequestHandler } from "./types.js";
+import type { PromptAndWaitOptions, RpcClientOptions, UiAnswer, UiRequestHandler, AnyHostTool } from "./types.js";
 import { UiResponder } from "./ui-responder.js";
 
 /** Frames after which idle may have been reached. */
@@ -192,7 +192,7 @@ export class RpcClient extends RpcCommands {
 
   // ── frames served automatically ───────────────────────────────────────────
 
-  override registerHostTools(tools: HostTool<any>[], sessionId?: string): RpcHostToolDefinition[] {
+  override registerHostTools(tools: AnyHostTool[], sessionId?: string): RpcHostToolDefinition[] {
     return this.runnerFor(sessionId).register(tools);
   }
 

@@ -4,13 +4,13 @@
 import type { CreateSessionParams, RpcCommandType, RpcHostToolDefinition, RpcResponseData } from "../protocol/index.js";
 import type { AgentMessage, ImageContent } from "../shared/types.js";
 import { RpcClientError } from "./errors.js";
-import type { CommandParams, FrameHandler, FrameOf, HostTool, OutboundFrameType, UiRequestHandler } from "./types.js";
+import type { CommandParams, FrameHandler, FrameOf, OutboundFrameType, UiRequestHandler, AnyHostTool } from "./types.js";
 
 /** What a handle needs of the client. */
 export interface SessionHost {
   request<T extends RpcCommandType>(type: T, params: CommandParams<T>): Promise<RpcResponseData<T>>;
   on<T extends OutboundFrameType>(type: T, handler: FrameHandler<T>): () => void;
-  registerHostTools(tools: HostTool<any>[], sessionId?: string): RpcHostToolDefinition[];
+  registerHostTools(tools: AnyHostTool[], sessionId?: string): RpcHostToolDefinition[];
   setUiHandler(handler: UiRequestHandler | undefined, sessionId?: string): void;
   closeSession(sessionId: string): Promise<RpcResponseData<"close_session">>;
 }
@@ -65,7 +65,7 @@ export class SessionHandle {
    * Registers this session's host tools and answers their calls with these executors (other
    * sessions' tools, even of the same name, are theirs); `[]` removes them all.
    */
-  setHostTools(tools: HostTool<any>[]): Promise<RpcResponseData<"set_host_tools">> {
+  setHostTools(tools: AnyHostTool[]): Promise<RpcResponseData<"set_host_tools">> {
     return this.request("set_host_tools", { tools: this.host.registerHostTools(tools, this.sessionId) });
   }
   /**

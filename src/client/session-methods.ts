@@ -4,7 +4,7 @@ import { RpcConnection } from "./connection.js";
 import { treeFromEntries, type TreeEntry } from "./entry-tree.js";
 import { RpcError } from "./errors.js";
 import { SessionHandle } from "./session-handle.js";
-import type { HostTool, UiRequestHandler } from "./types.js";
+import type { UiRequestHandler, AnyHostTool } from "./types.js";
 
 type Data<T extends Parameters<RpcConnection["request"]>[0]> = RpcResponseData<T>;
 
@@ -24,7 +24,7 @@ export abstract class RpcSessionCommands extends RpcConnection {
    * session) and returns the wire definitions to send with its `set_host_tools`. Each session
    * answers its own host tool calls; SessionHandle.setHostTools uses this.
    */
-  abstract registerHostTools(tools: HostTool<any>[], sessionId?: string): RpcHostToolDefinition[];
+  abstract registerHostTools(tools: AnyHostTool[], sessionId?: string): RpcHostToolDefinition[];
   /**
    * Installs (undefined: removes) the handler of session `sessionId`'s dialogs (undefined: the
    * first session's, i.e. the client's `onUiRequest`); SessionHandle.onUiRequest uses this.

@@ -62,10 +62,15 @@ export interface HostToolContext {
 }
 
 /** A host tool: the wire definition plus the function that runs it in the host. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler reads its arguments as the shapes its schema declares
 export type HostTool<A extends Record<string, unknown> = Record<string, any>> = RpcHostToolDefinition & {
   /** Resolve with the result; throw to report `isError: true` with the error message. */
   execute(args: A, ctx: HostToolContext): Promise<AgentToolResult>;
 };
+
+/** A host tool of any argument type (a list of tools mixes them; each checks its own arguments). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type AnyHostTool = HostTool<any>;
 
 /** The dialogs that expect an answer; `sessionId` names the created session that asks (absent: the first). */
 export type UiDialogRequest = Extract<ExtensionUiRequest, { method: "select" | "confirm" | "input" | "editor" }> & { sessionId?: string };

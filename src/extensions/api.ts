@@ -6,7 +6,7 @@ import { createEventBus } from "./event-bus.js";
 import { execCommand } from "./exec.js";
 import type { ExtensionHost } from "./host.js";
 import type { PiModuleServices } from "./pi-modules/services.js";
-import type { EventBus, ExtensionAPI, ExtensionErrorListener, FlagOptions, LoadedExtension, ServiceStatusContribution, ToolDefinition } from "./types.js";
+import type { AnyToolDefinition, EventBus, ExtensionAPI, ExtensionErrorListener, FlagOptions, LoadedExtension, ServiceStatusContribution } from "./types.js";
 
 export const NOT_INITIALIZED =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
@@ -68,7 +68,7 @@ function registrationMethods(extension: LoadedExtension, runtime: ExtensionRunti
         if (current && at >= 0) current.splice(at, 1);
       };
     },
-    registerTool(tool: ToolDefinition<object, any>): void {
+    registerTool(tool: AnyToolDefinition): void {
       if (!tool || typeof tool.name !== "string" || tool.name.trim() === "") {
         throw new PithError("invalid_request", "registerTool needs a tool with a non-empty name");
       }

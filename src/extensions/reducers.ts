@@ -106,7 +106,7 @@ export function inputReducer(): Reducer<InputEvent, InputOutcome> {
   return {
     step(e, r) {
       if (!isObject(r)) return false;
-      const res = r as Record<string, any> & InputEventResult;
+      const res = r as Record<string, unknown> & InputEventResult;
       if (res.action === "handled" || res.handled === true) {
         outcome = { handled: true, text: e.text, images: e.images };
         return true;

@@ -56,7 +56,7 @@ import type {
   ExtensionErrorListener,
   LoadedExtension,
   ServiceStatusContribution,
-  ToolDefinition,
+  AnyToolDefinition,
 } from "./types.js";
 
 type CancelEvent = Extract<SessionLifecycleEvent, { type: "session_before_switch" | "session_before_fork" }>;
@@ -64,6 +64,7 @@ type TreeEvent = Extract<SessionLifecycleEvent, { type: "session_before_tree" }>
 type MessageEndEvent = Extract<ExtensionEvent, { type: "message_end" }>;
 type CompactEvent = Extract<SessionLifecycleEvent, { type: "session_before_compact" }>;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event's reducer has its own result type
 const REDUCERS: Record<string, () => Reducer<any, unknown>> = {
   tool_call: toolCallReducer,
   tool_result: toolResultReducer,
@@ -85,8 +86,8 @@ export class ExtensionRunner {
   private readonly host: ExtensionHost;
   private readonly onError: ExtensionErrorListener;
   private readonly ctx: ExtensionContext;
-  private readonly adapted = new Map<ToolDefinition<object, any>, Tool>();
-  private readonly rejected = new Set<ToolDefinition<object, any>>();
+  private readonly adapted = new Map<AnyToolDefinition, Tool>();
+  private readonly rejected = new Set<AnyToolDefinition>();
   private turnIndex = 0;
   private shutdownFlag = false;
 
@@ -224,6 +225,7 @@ export class ExtensionRunner {
     }
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see REDUCERS
   private async fanOut(event: ExtensionEvent, reducer: Reducer<any, unknown> | undefined, to: readonly LoadedExtension[] = this.list): Promise<void> {
     for (const ext of to) {
       for (const handler of ext.handlers.get(event.type) ?? []) {
@@ -285,7 +287,7 @@ export class ExtensionRunner {
     return tools;
   }
 
-  private adapt(ext: LoadedExtension, def: ToolDefinition<object, any>): Tool | undefined {
+  private adapt(ext: LoadedExtension, def: AnyToolDefinition): Tool | undefined {
     const known = this.adapted.get(def);
     if (known || this.rejected.has(def)) return known;
     const problem = toolDefinitionProblem(def);

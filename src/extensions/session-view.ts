@@ -19,6 +19,7 @@ export interface PiSessionEntry {
   id: string;
   parentId: string | null;
   timestamp: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pi's entries carry fields of their own types
   [field: string]: any;
 }
 

@@ -1,10 +1,10 @@
 // pi's `registerTool` definition → pith's Tool contract (`source: "extension"`).
 import type { AgentToolResult } from "../shared/types.js";
 import type { Tool } from "../tools/types.js";
-import type { ExtensionContext, ToolDefinition } from "./types.js";
+import type { AnyToolDefinition, ExtensionContext } from "./types.js";
 
 /** Why `def` cannot be offered to a model, or undefined when it can. */
-export function toolDefinitionProblem(def: ToolDefinition<object, any>): string | undefined {
+export function toolDefinitionProblem(def: AnyToolDefinition): string | undefined {
   const p = def.parameters as unknown;
   if (typeof p !== "object" || p === null || Array.isArray(p)) {
     return `Tool "${def.name}" must provide a JSON Schema object as parameters`;
@@ -26,7 +26,7 @@ function checkResult(name: string, result: unknown): AgentToolResult {
   return r;
 }
 
-export function adaptExtensionTool(def: ToolDefinition<object, any>, getContext: () => ExtensionContext): Tool {
+export function adaptExtensionTool(def: AnyToolDefinition, getContext: () => ExtensionContext): Tool {
   const tool: Tool = {
     name: def.name,
     label: def.label?.trim() || def.name,

@@ -195,6 +195,7 @@ export interface ReplacedSessionContext extends ExtensionCommandContext {
 export type ToolUpdateCallback = (partial: AgentToolResult) => void;
 
 /** The argument type a schema describes: `Static<T>` for TypeBox, a plain record otherwise. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pi types a schema-less tool's arguments this way; extensions rely on it
 export type ParamsOf<T> = T extends TSchema ? Static<T> : Record<string, any>;
 
 export interface ToolDefinition<TParams extends object = object, Params = ParamsOf<TParams>> {
@@ -265,7 +266,7 @@ export interface ExtensionAPI {
   /** Returns the function that removes the handler again. */
   on<T extends ExtensionEventType>(event: T, handler: ExtensionHandler<EventOf<T>, ResultOf<T>>): () => void;
   /** Events pith never emits (TUI-only ones) are accepted and never fire. */
-  on(event: string, handler: ExtensionHandler<any, any>): () => void;
+  on(event: string, handler: AnyExtensionHandler): () => void;
   registerTool<TParams extends object>(tool: ToolDefinition<TParams>): void;
   registerCommand(name: string, options: CommandDefinition): void;
   registerShortcut(shortcut: string, options: unknown): void;
@@ -309,8 +310,8 @@ export type ExtensionFlag = FlagOptions & { name: string; extensionPath: string 
 export interface LoadedExtension {
   /** Absolute path of the module (the `extensionPath` of errors). */
   path: string;
-  handlers: Map<string, ExtensionHandler<any, any>[]>;
-  tools: Map<string, ToolDefinition<object, any>>;
+  handlers: Map<string, AnyExtensionHandler[]>;
+  tools: Map<string, AnyToolDefinition>;
   commands: Map<string, CommandDefinition>;
   flags: Map<string, ExtensionFlag>;
   serviceStatuses: Map<string, ServiceStatusContribution>;
@@ -325,3 +326,10 @@ export type {
   ToolResultEvent,
   UserBashEvent,
 };
+
+/** A handler of any event (the runner keeps them per event name; each gets its own event's shape). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type AnyExtensionHandler = ExtensionHandler<any, any>;
+/** A tool of any argument type, as extensions register them (each checks its own arguments). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type AnyToolDefinition = ToolDefinition<object, any>;
