@@ -138,12 +138,13 @@ describe("pi packages loaded from their folders", () => {
   for (const c of CASES) {
     it(`${c.pkg}: pi's commands and tools, ${c.command}, a plain prompt`, async () => {
       const p = await start(c.pkg);
-      const commands = await p.request({ type: "get_commands" });
+      // a package's extensions load after `ready`; the first answer waits for them (slow on a busy machine)
+      const commands = await p.request({ type: "get_commands" }, 60_000);
       expect(commands.data.commands.map((x: Frame) => `${x.source}:${x.name}`)).toEqual(c.commands);
       const state = await p.request({ type: "get_state" });
       expect(state.data.dumpTools.map((t: Frame) => t.name).filter((n: string) => !PITH_BUILTIN_TOOLS.has(n))).toEqual(c.tools);
 
-      const reply = await p.promptAndWait("Draw the flow.");
+      const reply = await p.promptAndWait("Draw the flow.", {}, 60_000);
       const end = reply.find((f) => f.type === "message_end" && f.message.role === "assistant");
       expect(end?.message.stopReason).toBe("stop");
       expect(end?.message.content[0].text).toContain("```mermaid");
