@@ -1,7 +1,7 @@
 // Unknown, pruned and damaged checkpoints fail clearly and change nothing; retention keeps what
 // is young; a missing git and an aborted call fail with their own reasons.
 import { execFileSync } from "node:child_process";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CheckpointError } from "./errors.js";
@@ -111,8 +111,10 @@ describe("retention", () => {
     const youngState = manifest(sb.project);
     const { gitDir } = await shadowLayout(sb.home, sb.project);
     const packs = () => readdirSync(join(gitDir, "objects", "pack")).filter((n) => n.endsWith(".pack"));
-    expect(packs()).toHaveLength(2);
+    // one pack per snapshot, or already one when the store's background work has merged them
+    expect(packs().length).toBeGreaterThanOrEqual(1);
     const oldBlob = (await shadowGit(["rev-parse", `${old!.tree}:m/f1.txt`])).trim();
+    expect(existsSync(join(gitDir, "objects", oldBlob.slice(0, 2), oldBlob.slice(2))), "the old file is packed, not loose").toBe(false);
 
     await settle();
     const s = await store({ now: () => now + 15 * DAY });
