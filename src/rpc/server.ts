@@ -264,7 +264,6 @@ export class RpcServer {
       void slot.session.handle({ type: "abort_bash" });
     }
     await Promise.race([Promise.all(slots.map((slot) => slot.session.abort())), new Promise((r) => setTimeout(r, 1000).unref())]);
-    for (const slot of slots) slot.framer.flush();
-    await Promise.race([this.transport.writer.flush(), new Promise((r) => setTimeout(r, 400).unref())]);
+    await Promise.race([this.flushOutput(), new Promise((r) => setTimeout(r, 400).unref())]);
   }
 }
